@@ -1,0 +1,1 @@
+//! battleship players (in progress).

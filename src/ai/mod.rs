@@ -1,0 +1,6 @@
+//! The players: search, evaluation, targeting and placement, one submodule per game.
+//! A player reads the rules in [`crate::games`]; it never prints and never parses text.
+
+pub mod battleship;
+pub mod othello;
+pub mod shell;

@@ -1,0 +1,1 @@
+//! othello players (in progress).

@@ -1,0 +1,1 @@
+//! shell players (in progress).

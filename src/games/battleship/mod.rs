@@ -1,0 +1,1 @@
+//! battleship (in progress).

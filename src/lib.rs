@@ -1,0 +1,20 @@
+//! Tabula: a game engine for Othello, Battleship and What the Shell that speaks a
+//! GTP 2 style text protocol.
+//!
+//! The architecture, in the direction data flows:
+//!
+//! ```text
+//! line → protocol::parse → Command → protocol::Session → games / ai → Response → line
+//! ```
+//!
+//! - [`games`] owns the rules of each game: positions, moves, notation, outcome. Pure
+//!   and deterministic; a game never sees protocol text.
+//! - [`ai`] owns the players. It reads the rules; the rules never read it.
+//! - [`protocol`] owns the text: parsing a line into a `Command`, framing a `Response`,
+//!   and the `Session` that holds one game and dispatches commands to it.
+//! - [`rng`] is the one seeded random number generator every player uses.
+
+pub mod ai;
+pub mod games;
+pub mod protocol;
+pub mod rng;
