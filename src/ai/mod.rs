@@ -2,5 +2,8 @@
 //! A player reads the rules in [`crate::games`]; it never prints and never parses text.
 
 pub mod battleship;
+pub mod limits;
 pub mod othello;
 pub mod shell;
+
+pub use limits::Limits;
