@@ -1,1 +1,71 @@
-fn main() {}
+//! The `tabula` binary: the engine (no subcommand) and its tools.
+//!
+//! Exit codes: 0 on success (a closed stdout counts as success), 1 on an error,
+//! 2 on bad command-line arguments (clap's own).
+
+use std::io::{self, BufReader};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, anyhow};
+use clap::{Parser, Subcommand};
+
+use tabula::games::GameKind;
+use tabula::protocol::{Session, engine};
+
+mod bench;
+
+#[derive(Parser)]
+#[command(
+    name = "tabula",
+    version,
+    about = "A GTP-style engine for Othello, Battleship and What the Shell"
+)]
+struct Cli {
+    /// The game the engine starts with: othello, battleship or shell.
+    #[arg(long, default_value = "othello", global = true)]
+    game: String,
+    /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG overrides it.
+    #[arg(long, default_value = "warn", global = true)]
+    log_level: log::LevelFilter,
+    #[command(subcommand)]
+    tool: Option<Tool>,
+}
+
+#[derive(Subcommand)]
+enum Tool {
+    /// Benchmarks: perft speed and more.
+    Bench(bench::BenchArgs),
+}
+
+fn game_kind(name: &str) -> Result<GameKind> {
+    GameKind::from_name(name)
+        .ok_or_else(|| anyhow!("unknown game {name:?} (games: othello, battleship, shell)"))
+}
+
+fn run(cli: Cli) -> Result<()> {
+    let kind = game_kind(&cli.game)?;
+    match cli.tool {
+        None => {
+            let session = Session::new(kind).map_err(|e| anyhow!(e))?;
+            let stdin = BufReader::new(io::stdin());
+            engine::run(stdin, io::stdout(), session).context("engine input/output")
+        }
+        Some(Tool::Bench(args)) => bench::run(&args, kind),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    env_logger::Builder::new()
+        .filter_level(cli.log_level)
+        .parse_default_env()
+        .target(env_logger::Target::Stderr)
+        .init();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("tabula: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -95,3 +95,44 @@ impl Status {
         }
     }
 }
+
+/// The games Tabula plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    Othello,
+    Battleship,
+    Shell,
+}
+
+impl GameKind {
+    /// Every game, in the order `list_games` names them.
+    pub const ALL: [GameKind; 3] = [GameKind::Othello, GameKind::Battleship, GameKind::Shell];
+
+    /// The game's name in the protocol (`othello`, `battleship`, `shell`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Othello => "othello",
+            GameKind::Battleship => "battleship",
+            GameKind::Shell => "shell",
+        }
+    }
+
+    /// The game named `name` (any case).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<GameKind> {
+        GameKind::ALL
+            .into_iter()
+            .find(|kind| kind.name().eq_ignore_ascii_case(name))
+    }
+
+    /// The side of the board: 8 for Othello, 10 for Battleship's seas, 9 for Shell.
+    #[must_use]
+    pub fn board_size(self) -> u32 {
+        match self {
+            GameKind::Othello => 8,
+            GameKind::Battleship => 10,
+            GameKind::Shell => 9,
+        }
+    }
+}

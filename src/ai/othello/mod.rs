@@ -73,7 +73,7 @@ struct Searcher<'a> {
 
 impl Searcher<'_> {
     fn out_of_time(&mut self) -> bool {
-        if !self.aborted && self.nodes % 1024 == 0 && self.limits.expired() {
+        if !self.aborted && self.nodes.is_multiple_of(1024) && self.limits.expired() {
             self.aborted = true;
         }
         self.aborted

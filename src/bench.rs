@@ -1,0 +1,39 @@
+//! `tabula bench`: figures for people, never assertions. Prints what it measured and
+//! how, so a run can be reproduced and compared.
+
+use std::time::Instant;
+
+use anyhow::{Result, bail};
+use clap::Args;
+
+use tabula::games::GameKind;
+use tabula::games::othello::{Position, perft};
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// What to measure: `perft` (Othello perft from the start position).
+    #[arg(default_value = "perft")]
+    what: String,
+    /// Perft depth.
+    #[arg(long, default_value_t = 11)]
+    depth: u32,
+}
+
+pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
+    match args.what.as_str() {
+        "perft" | "othello" => {
+            let board = Position::start().board();
+            for depth in 1..=args.depth {
+                let started = Instant::now();
+                let leaves = perft(board, depth);
+                let seconds = started.elapsed().as_secs_f64();
+                println!(
+                    "perft {depth:>2} {leaves:>16} leaves {seconds:>9.3} s {:>8.1} M leaves/s",
+                    leaves as f64 / seconds.max(1e-9) / 1e6
+                );
+            }
+            Ok(())
+        }
+        other => bail!("unknown benchmark {other:?} (benchmarks: perft)"),
+    }
+}

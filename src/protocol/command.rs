@@ -1,0 +1,202 @@
+//! The whole vocabulary of the protocol: one [`Command`] variant per command.
+//!
+//! Arguments that only a game can interpret (a move, a cell, a position text, a
+//! fleet) are kept as the text the caller sent; the session hands them to the game
+//! of the moment. Everything the protocol itself can check (colours, numbers, game
+//! names, shot results) is parsed here into types.
+
+use std::fmt;
+
+use crate::games::{Color, GameKind};
+
+/// A shot result reported with `play` when the session does not know the target fleet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShotClaim {
+    Miss,
+    Hit,
+    /// `sunk TYPE`: the ship type's name as sent.
+    Sunk(String),
+}
+
+impl fmt::Display for ShotClaim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShotClaim::Miss => f.write_str("miss"),
+            ShotClaim::Hit => f.write_str("hit"),
+            ShotClaim::Sunk(kind) => write!(f, "sunk {kind}"),
+        }
+    }
+}
+
+/// One command of the protocol with its arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    ProtocolVersion,
+    Name,
+    Version,
+    KnownCommand(String),
+    ListCommands,
+    Quit,
+    ListGames,
+    SetGame(GameKind),
+    ClearBoard,
+    BoardSize(u32),
+    ShowBoard,
+    Position,
+    SetPosition(String),
+    /// `play COLOR MOVE [RESULT]`: the result only in Battleship's player mode.
+    Play {
+        color: Color,
+        mv: String,
+        claim: Option<ShotClaim>,
+    },
+    Genmove(Color),
+    RegGenmove(Color),
+    AllLegal(Color),
+    IsLegal(Color, String),
+    Undo,
+    Status,
+    FinalScore,
+    /// GTP's `time_settings MAIN BYO_YOMI_TIME BYO_YOMI_STONES`, in seconds.
+    TimeSettings {
+        main: f64,
+        byo_yomi: f64,
+        stones: u32,
+    },
+    /// GTP's `time_left COLOR TIME STONES`, in seconds.
+    TimeLeft {
+        color: Color,
+        seconds: f64,
+        stones: u32,
+    },
+    SetOption {
+        name: String,
+        value: String,
+    },
+    Perft(u32),
+    ResolveTurn {
+        black: String,
+        white: String,
+    },
+    Fleet {
+        color: Color,
+        ships: String,
+    },
+    GenFleet(Color),
+    Ready(Color),
+    Start,
+    Again,
+    Score,
+    OfferDraw(Color),
+    AcceptDraw(Color),
+    DeclineDraw(Color),
+}
+
+impl Command {
+    /// The command's name as typed. Exhaustive, so a new variant cannot be forgotten;
+    /// a test checks every name here is in the parser's table and back.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::ProtocolVersion => "protocol_version",
+            Command::Name => "name",
+            Command::Version => "version",
+            Command::KnownCommand(_) => "known_command",
+            Command::ListCommands => "list_commands",
+            Command::Quit => "quit",
+            Command::ListGames => "list_games",
+            Command::SetGame(_) => "set_game",
+            Command::ClearBoard => "clear_board",
+            Command::BoardSize(_) => "boardsize",
+            Command::ShowBoard => "showboard",
+            Command::Position => "position",
+            Command::SetPosition(_) => "set_position",
+            Command::Play { .. } => "play",
+            Command::Genmove(_) => "genmove",
+            Command::RegGenmove(_) => "reg_genmove",
+            Command::AllLegal(_) => "all_legal",
+            Command::IsLegal(..) => "is_legal",
+            Command::Undo => "undo",
+            Command::Status => "status",
+            Command::FinalScore => "final_score",
+            Command::TimeSettings { .. } => "time_settings",
+            Command::TimeLeft { .. } => "time_left",
+            Command::SetOption { .. } => "set_option",
+            Command::Perft(_) => "perft",
+            Command::ResolveTurn { .. } => "resolve_turn",
+            Command::Fleet { .. } => "fleet",
+            Command::GenFleet(_) => "genfleet",
+            Command::Ready(_) => "ready",
+            Command::Start => "start",
+            Command::Again => "again",
+            Command::Score => "score",
+            Command::OfferDraw(_) => "offer_draw",
+            Command::AcceptDraw(_) => "accept_draw",
+            Command::DeclineDraw(_) => "decline_draw",
+        }
+    }
+
+    /// True for commands that think (and so can be interrupted by an empty line).
+    #[must_use]
+    pub fn thinks(&self) -> bool {
+        matches!(self, Command::Genmove(_) | Command::RegGenmove(_))
+    }
+}
+
+/// Writes the command back as a line the parser reads to the same command.
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())?;
+        match self {
+            Command::KnownCommand(name) => write!(f, " {name}"),
+            Command::SetGame(kind) => write!(f, " {}", kind.name()),
+            Command::BoardSize(size) => write!(f, " {size}"),
+            Command::SetPosition(text) => write!(f, " {text}"),
+            Command::Play { color, mv, claim } => {
+                write!(f, " {} {mv}", color.name())?;
+                match claim {
+                    Some(claim) => write!(f, " {claim}"),
+                    None => Ok(()),
+                }
+            }
+            Command::Genmove(color)
+            | Command::RegGenmove(color)
+            | Command::AllLegal(color)
+            | Command::GenFleet(color)
+            | Command::Ready(color)
+            | Command::OfferDraw(color)
+            | Command::AcceptDraw(color)
+            | Command::DeclineDraw(color) => write!(f, " {}", color.name()),
+            Command::IsLegal(color, mv) => write!(f, " {} {mv}", color.name()),
+            Command::TimeSettings {
+                main,
+                byo_yomi,
+                stones,
+            } => write!(f, " {main} {byo_yomi} {stones}"),
+            Command::TimeLeft {
+                color,
+                seconds,
+                stones,
+            } => write!(f, " {} {seconds} {stones}", color.name()),
+            Command::SetOption { name, value } => write!(f, " {name} {value}"),
+            Command::Perft(depth) => write!(f, " {depth}"),
+            Command::ResolveTurn { black, white } => write!(f, " {black} {white}"),
+            Command::Fleet { color, ships } => write!(f, " {} {ships}", color.name()),
+            Command::ProtocolVersion
+            | Command::Name
+            | Command::Version
+            | Command::ListCommands
+            | Command::Quit
+            | Command::ListGames
+            | Command::ClearBoard
+            | Command::ShowBoard
+            | Command::Position
+            | Command::Undo
+            | Command::Status
+            | Command::FinalScore
+            | Command::Start
+            | Command::Again
+            | Command::Score => Ok(()),
+        }
+    }
+}

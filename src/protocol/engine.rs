@@ -1,0 +1,177 @@
+//! The engine's input/output loop.
+//!
+//! A reader thread reads raw lines (at most [`MAX_LINE`] bytes kept; longer lines are
+//! refused whole), preprocesses and parses them, and sends them to the main loop,
+//! which answers each in order and flushes stdout after every answer. The reader
+//! keeps reading while a `genmove` thinks: an empty or comment-only line then raises
+//! the stop flag, and the search answers at once with its best move so far.
+//!
+//! Nothing here ends the process but `quit` and the end of input; a panic inside a
+//! command (a bug) is caught and answered as an internal error.
+
+use std::io::{self, BufRead, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+use super::command::Command;
+use super::parse::{Line, MAX_LINE, ParseError, parse_line, preprocess};
+use super::response::Response;
+use super::session::Session;
+
+/// One raw input line.
+enum RawLine {
+    Bytes(Vec<u8>),
+    TooLong,
+}
+
+/// Reads up to and without the next LF. `None` at the end of input.
+fn read_line(reader: &mut impl BufRead, max: usize) -> io::Result<Option<RawLine>> {
+    let mut line = Vec::new();
+    let mut too_long = false;
+    let mut read_any = false;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(read_any.then_some({
+                if too_long {
+                    RawLine::TooLong
+                } else {
+                    RawLine::Bytes(line)
+                }
+            }));
+        }
+        read_any = true;
+        let (chunk, used, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(at) => (&available[..at], at + 1, true),
+            None => (available, available.len(), false),
+        };
+        if !too_long {
+            if line.len() + chunk.len() > max {
+                too_long = true;
+                line = Vec::new();
+            } else {
+                line.extend_from_slice(chunk);
+            }
+        }
+        reader.consume(used);
+        if done {
+            return Ok(Some(if too_long {
+                RawLine::TooLong
+            } else {
+                RawLine::Bytes(line)
+            }));
+        }
+    }
+}
+
+/// What the reader sends to the main loop.
+enum Event {
+    Command(Option<u64>, Result<Command, ParseError>),
+    End,
+}
+
+/// Shared between the reader and the main loop: how many thinking commands are
+/// queued or running, and the flag that stops the running one.
+#[derive(Default)]
+struct Interrupt {
+    thinking: Mutex<u32>,
+    stop: AtomicBool,
+}
+
+impl Interrupt {
+    fn lock(&self) -> std::sync::MutexGuard<'_, u32> {
+        self.thinking
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+fn reader_loop(mut input: impl BufRead, events: mpsc::Sender<Event>, interrupt: Arc<Interrupt>) {
+    loop {
+        let event = match read_line(&mut input, MAX_LINE) {
+            Ok(None) | Err(_) => {
+                let _ = events.send(Event::End);
+                return;
+            }
+            Ok(Some(RawLine::TooLong)) => Event::Command(None, Err(ParseError::TooLong)),
+            Ok(Some(RawLine::Bytes(bytes))) => match preprocess(&bytes) {
+                Line::Empty => {
+                    if *interrupt.lock() > 0 {
+                        interrupt.stop.store(true, Ordering::Relaxed);
+                    }
+                    continue;
+                }
+                Line::InvalidUtf8 => Event::Command(None, Err(ParseError::InvalidUtf8)),
+                Line::Text(text) => {
+                    let (id, command) = parse_line(&text);
+                    if command.as_ref().is_ok_and(Command::thinks) {
+                        *interrupt.lock() += 1;
+                    }
+                    Event::Command(id, command)
+                }
+            },
+        };
+        if events.send(event).is_err() {
+            return;
+        }
+    }
+}
+
+/// Runs the engine on `input` and `output` until `quit` or the end of input.
+/// A closed output (broken pipe) ends it quietly.
+pub fn run<R, W>(input: R, mut output: W, mut session: Session) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    let interrupt = Arc::new(Interrupt::default());
+    let (sender, events) = mpsc::channel();
+    let reader_interrupt = Arc::clone(&interrupt);
+    thread::Builder::new()
+        .name("input".into())
+        .spawn(move || reader_loop(input, sender, reader_interrupt))?;
+    for event in events {
+        let Event::Command(id, parsed) = event else {
+            break;
+        };
+        let (response, quit) = match parsed {
+            Err(error) => (Response::failure(id, error.to_string()), false),
+            Ok(command) => {
+                let answer = catch_unwind(AssertUnwindSafe(|| {
+                    session.handle(&command, &interrupt.stop)
+                }))
+                .unwrap_or_else(|_| Err("internal error".into()));
+                if command.thinks() {
+                    let mut thinking = interrupt.lock();
+                    *thinking = thinking.saturating_sub(1);
+                    interrupt.stop.store(false, Ordering::Relaxed);
+                }
+                let quit = command == Command::Quit;
+                (
+                    Response {
+                        id,
+                        outcome: answer,
+                    },
+                    quit,
+                )
+            }
+        };
+        let written = write!(output, "{response}").and_then(|()| output.flush());
+        match written {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
+            Err(e) => return Err(e),
+            Ok(()) => {}
+        }
+        if quit {
+            break;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,88 @@
+//! Othello's side of the session: turns the protocol's text arguments into the
+//! rules' types and the rules' answers into text.
+
+use super::{Answer, Refusal, Think};
+use crate::ai;
+use crate::games::Color;
+use crate::games::othello::{Move, Position, perft as count};
+
+fn parse_move(text: &str) -> Result<Move, Refusal> {
+    Move::parse(text)
+        .ok_or_else(|| format!("syntax error: {text:?} is not a square (a1 to h8) or pass"))
+}
+
+pub fn set_position(text: &str) -> Result<Position, Refusal> {
+    Position::from_notation(text).map_err(|e| format!("invalid position: {e}"))
+}
+
+pub fn play(position: &mut Position, color: Color, text: &str) -> Answer {
+    let mv = parse_move(text)?;
+    position
+        .play(color, mv)
+        .map_err(|e| format!("illegal move: {e}"))?;
+    Ok(String::new())
+}
+
+pub fn all_legal(position: &Position, color: Color) -> String {
+    if color != position.side_to_move() {
+        return String::new();
+    }
+    position
+        .legal_moves()
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+pub fn is_legal(position: &Position, color: Color, text: &str) -> bool {
+    Move::parse(text)
+        .is_some_and(|mv| color == position.side_to_move() && position.check(mv).is_ok())
+}
+
+pub fn final_score(position: &Position) -> String {
+    match position.final_margin() {
+        0 => "0".into(),
+        m if m > 0 => format!("B+{m}"),
+        m => format!("W+{}", -m),
+    }
+}
+
+/// The largest depth `perft` accepts through the protocol (deeper counts take hours;
+/// `tabula bench` is the place for them).
+const MAX_PERFT: u32 = 14;
+
+pub fn perft(position: &Position, depth: u32) -> Answer {
+    if depth > MAX_PERFT {
+        return Err(format!("depth too large (at most {MAX_PERFT})"));
+    }
+    Ok(count(position.board(), depth).to_string())
+}
+
+pub fn genmove(
+    position: &mut Position,
+    color: Color,
+    think: &mut Think<'_>,
+    commit: bool,
+) -> Answer {
+    if position.is_over() {
+        return Err("the game is over".into());
+    }
+    if color != position.side_to_move() {
+        return Err(format!("{} is not to move", color.name()));
+    }
+    let result = ai::othello::search(position, think.limits).ok_or("the game is over")?;
+    log::info!(
+        "othello search: {} score {} depth {} nodes {}",
+        result.best,
+        result.score,
+        result.depth,
+        result.nodes
+    );
+    if commit {
+        position
+            .play(color, result.best)
+            .map_err(|e| format!("internal error: {e}"))?;
+    }
+    Ok(result.best.to_string())
+}
