@@ -1,0 +1,7 @@
+//! The integration tests: the real `tabula` binary driven through pipes as a GUI
+//! would drive it, plus property tests over the rules libraries.
+
+mod common;
+mod framing;
+mod othello;
+mod othello_props;

@@ -1,0 +1,217 @@
+//! Othello through the real binary: every command of CONTRACT.md's table, checked
+//! move by move against the rules library.
+
+use tabula::games::Color;
+use tabula::games::othello::{Move, Position};
+use tabula::rng::Rng;
+
+use crate::common::Engine;
+
+fn color_word(color: Color) -> &'static str {
+    color.name()
+}
+
+fn legal_text(position: &Position) -> String {
+    position
+        .legal_moves()
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn a_random_game_agrees_with_the_rules_move_by_move_and_undoes_to_the_start() {
+    for seed in 0..3 {
+        let mut engine = Engine::othello();
+        let mut rng = Rng::new(seed);
+        let mut position = Position::start();
+        let mut history = vec![position.to_notation()];
+        while !position.is_over() {
+            let side = position.side_to_move();
+            assert_eq!(
+                engine.ok(&format!("all_legal {}", color_word(side))),
+                legal_text(&position)
+            );
+            assert_eq!(
+                engine.ok(&format!("all_legal {}", color_word(side.opponent()))),
+                ""
+            );
+            assert_eq!(engine.ok("status"), "ongoing");
+            let moves = position.legal_moves();
+            let mv = *rng.choose(&moves).expect("a move while the game goes on");
+            assert_eq!(
+                engine.ok(&format!("is_legal {} {mv}", color_word(side))),
+                "true"
+            );
+            // Cells are read in any case.
+            engine.ok(&format!(
+                "play {} {}",
+                color_word(side),
+                mv.to_string().to_uppercase()
+            ));
+            position.play(side, mv).expect("legal");
+            assert_eq!(engine.ok("position"), position.to_notation());
+            history.push(position.to_notation());
+        }
+        assert_eq!(engine.ok("all_legal black"), "");
+        let margin = position.final_margin();
+        let expected = match margin {
+            0 => "0".to_string(),
+            m if m > 0 => format!("B+{m}"),
+            m => format!("W+{}", -m),
+        };
+        assert_eq!(engine.ok("final_score"), expected);
+        assert_eq!(engine.ok("status"), position.status().name());
+        // O4: the final score's magnitude counts the empties for the winner.
+        let (b, w) = position.counts();
+        if b != w {
+            assert_eq!(margin.unsigned_abs(), b.abs_diff(w) + (64 - b - w));
+        }
+        history.pop();
+        while let Some(previous) = history.pop() {
+            engine.ok("undo");
+            assert_eq!(engine.ok("position"), previous);
+        }
+        assert_eq!(engine.refused("undo"), "cannot undo");
+    }
+}
+
+#[test]
+fn every_refusal_leaves_the_position_as_it_was() {
+    let mut engine = Engine::othello();
+    engine.ok("play black d3");
+    let before = engine.ok("position");
+    for (line, expected_start) in [
+        ("play black c3", "illegal move"),   // not black's turn
+        ("play white a1", "illegal move"),   // flips nothing (O2)
+        ("play white d3", "illegal move"),   // occupied
+        ("play white pass", "illegal move"), // pass with moves (O3)
+        ("play white z9", "syntax error"),
+        ("play white c3 hit", "syntax error"), // shot results are Battleship's
+        ("genmove black", "black is not to move"),
+        ("set_position XO X", "invalid position"),
+        (
+            "set_position ----------------------------------------------------------------- X",
+            "invalid position",
+        ),
+        ("boardsize 10", "unacceptable size"),
+        ("set_option depth 99", "invalid value"),
+        (
+            "resolve_turn e5 e6",
+            "resolve_turn is not a command of othello",
+        ),
+        ("perft 99", "depth too large"),
+    ] {
+        let message = engine.refused(line);
+        assert!(
+            message.starts_with(expected_start),
+            "{line:?} answered {message:?}"
+        );
+        assert_eq!(engine.ok("position"), before, "after {line:?}");
+    }
+    assert_eq!(engine.ok("is_legal black c3"), "false");
+    assert_eq!(engine.ok("is_legal white nonsense"), "false");
+}
+
+#[test]
+fn set_position_round_trips_and_clear_board_restarts() {
+    let mut engine = Engine::othello();
+    let text = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+    engine.ok(&format!("set_position {text}"));
+    assert_eq!(engine.ok("position"), text);
+    // A set position is a new start: nothing to undo.
+    assert_eq!(engine.refused("undo"), "cannot undo");
+    engine.ok("clear_board");
+    assert_eq!(engine.ok("position"), Position::start().to_notation());
+    engine.ok("boardsize 8");
+}
+
+#[test]
+fn perft_through_the_protocol() {
+    let mut engine = Engine::othello();
+    assert_eq!(engine.ok("perft 1"), "4");
+    assert_eq!(engine.ok("perft 6"), "8200");
+    engine.ok("play b f5");
+    assert_eq!(engine.ok("perft 0"), "1");
+    assert_eq!(engine.ok("perft 1"), "3");
+}
+
+#[test]
+fn a_forced_pass_is_answered_by_genmove_and_accepted_by_play() {
+    // White has no move, black has h8 (the O3 test position of the rules library).
+    let text = format!(
+        "{}OXXXXXXX{}XXXXXXXOXXXXXX-- O",
+        "X".repeat(24),
+        "X".repeat(16)
+    );
+    let text = text.as_str();
+    let mut engine = Engine::othello();
+    engine.ok(&format!("set_position {text}"));
+    assert_eq!(engine.ok("all_legal white"), "pass");
+    assert_eq!(engine.ok("reg_genmove white"), "pass");
+    assert_eq!(engine.ok("position"), text, "reg_genmove plays nothing");
+    assert_eq!(engine.ok("genmove white"), "pass");
+    assert_eq!(engine.ok("all_legal black"), "h8");
+    assert!(
+        engine
+            .refused("play black pass")
+            .starts_with("illegal move")
+    );
+}
+
+#[test]
+fn genmove_plays_legal_moves_for_both_sides_to_the_end() {
+    let mut engine = Engine::othello();
+    engine.ok("set_option depth 2");
+    let mut position = Position::start();
+    while !position.is_over() {
+        let side = position.side_to_move();
+        let answer = engine.ok(&format!("genmove {}", color_word(side)));
+        let mv = Move::parse(&answer).expect("genmove answers a move");
+        assert!(
+            position.legal_moves().contains(&mv),
+            "{answer} is illegal in {}",
+            position.to_notation()
+        );
+        position.play(side, mv).expect("legal");
+        assert_eq!(
+            engine.ok("position"),
+            position.to_notation(),
+            "genmove plays its move"
+        );
+    }
+    assert!(engine.refused("genmove black").contains("over"));
+}
+
+#[test]
+fn an_empty_line_interrupts_a_thinking_genmove() {
+    let mut engine = Engine::othello();
+    // Depth 64 with no clock would think for hours: only the interrupt ends it.
+    engine.ok("set_option depth 64");
+    engine.send("1 genmove black");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    engine.send("");
+    let answer = engine.answer();
+    assert!(answer.ok && answer.id == Some(1), "{answer:?}");
+    let mv = Move::parse(&answer.text).expect("a move");
+    assert!(Position::start().legal_moves().contains(&mv));
+    // A later genmove is not cut short by the old interrupt: it still thinks.
+    engine.ok("set_option depth 3");
+    assert!(Move::parse(&engine.ok("genmove white")).is_some());
+}
+
+#[test]
+fn genmove_keeps_within_the_clock() {
+    let mut engine = Engine::othello();
+    engine.ok("set_option depth 64");
+    engine.ok("time_settings 2 0 0");
+    engine.ok("time_left black 1 0");
+    // The generous ceiling of the harness is the only wall-time check.
+    let answer = engine.ok("genmove black");
+    assert!(Move::parse(&answer).is_some(), "{answer}");
+    engine.ok("set_option movetime 50");
+    engine.ok("time_settings 0 0 0");
+    let answer = engine.ok("genmove white");
+    assert!(Move::parse(&answer).is_some(), "{answer}");
+}
