@@ -5,7 +5,7 @@
 //! implementation of them.
 
 /// xoshiro256** state. Never all zero (the seeding guarantees it).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rng {
     s: [u64; 4],
 }

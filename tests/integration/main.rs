@@ -5,3 +5,4 @@ mod common;
 mod framing;
 mod othello;
 mod othello_props;
+mod session_fuzz;

@@ -60,7 +60,8 @@ pub struct Think<'a> {
     pub options: &'a Options,
 }
 
-/// One protocol session.
+/// One protocol session. Two sessions are equal when every part of their state is.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Session {
     game: Game,
     history: Vec<Game>,
