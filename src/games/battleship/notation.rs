@@ -1,0 +1,3 @@
+//! (stub)
+#[derive(Debug)]
+pub struct NotationError;
