@@ -695,3 +695,340 @@ fn symbol(mark: Mark, ship: bool) -> char {
         Mark::Sunk => 'X',
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::battleship::fleet::ShipType;
+
+    const BLACK_FLEET: &str = "A1-D1 A3-C3 E3-G3 A5-B5 D5-E5 G5-H5 A7 C7 E7 G7";
+    const WHITE_FLEET: &str = "J1-J4 H1-H3 A10-C10 E10-F10 H10-I10 A8-B8 E1 E7 G7 C5";
+
+    fn c(text: &str) -> Cell {
+        Cell::parse(text).unwrap()
+    }
+
+    /// Both fleets known, started: referee mode.
+    fn refereed() -> Table {
+        let mut t = Table::new();
+        t.place_fleet(Color::Black, Fleet::parse(BLACK_FLEET).unwrap())
+            .unwrap();
+        t.place_fleet(Color::White, Fleet::parse(WHITE_FLEET).unwrap())
+            .unwrap();
+        t.ready(Color::White).unwrap();
+        t.start().unwrap();
+        t
+    }
+
+    /// Shoot every cell of `target`'s fleet with `shooter`, in fleet order.
+    fn sink_all(t: &mut Table, shooter: Color) {
+        let fleet = t.fleet(shooter.opponent()).unwrap().clone();
+        for ship in fleet.ships() {
+            for cell in ship.cells() {
+                t.shoot(shooter, cell).unwrap();
+            }
+        }
+    }
+
+    /// A refused call leaves the table as it was.
+    fn refused<T: fmt::Debug>(
+        t: &mut Table,
+        call: impl FnOnce(&mut Table) -> Result<T, TableError>,
+    ) -> TableError {
+        let before = t.clone();
+        let e = call(t).unwrap_err();
+        assert_eq!(*t, before, "refused call changed the table");
+        e
+    }
+
+    #[test]
+    fn b9_start_needs_the_guest_ready_and_only_the_guest_readies() {
+        let mut t = Table::new();
+        assert_eq!(refused(&mut t, |t| t.start()), TableError::GuestNotReady);
+        assert_eq!(
+            refused(&mut t, |t| t.ready(Color::Black)),
+            TableError::OnlyGuestReadies
+        );
+        t.ready(Color::White).unwrap();
+        assert_eq!(
+            refused(&mut t, |t| t.ready(Color::White)),
+            TableError::AlreadyReady
+        );
+        assert_eq!(t.start(), Ok(Color::Black));
+        assert_eq!(refused(&mut t, |t| t.start()), TableError::AlreadyStarted);
+    }
+
+    #[test]
+    fn b9_no_shot_before_start_and_no_fleet_after() {
+        let mut t = Table::new();
+        t.place_fleet(Color::White, Fleet::parse(WHITE_FLEET).unwrap())
+            .unwrap();
+        assert_eq!(
+            refused(&mut t, |t| t.shoot(Color::Black, c("A1"))),
+            TableError::NotStarted
+        );
+        assert_eq!(refused(&mut t, |t| t.elapse(5)), TableError::NotStarted);
+        assert_eq!(
+            refused(&mut t, |t| t.offer_draw(Color::Black)),
+            TableError::NotStarted
+        );
+        // Replacing before the start is fine.
+        t.place_fleet(Color::White, Fleet::parse(BLACK_FLEET).unwrap())
+            .unwrap();
+        t.ready(Color::White).unwrap();
+        t.start().unwrap();
+        let fleet = Fleet::parse(WHITE_FLEET).unwrap();
+        assert_eq!(
+            refused(&mut t, |t| t.place_fleet(Color::White, fleet)),
+            TableError::AlreadyStarted
+        );
+    }
+
+    #[test]
+    fn b4_extra_shot_after_hit_turn_passes_after_miss() {
+        let mut t = refereed();
+        assert_eq!(t.shoot(Color::Black, c("J1")), Ok(ShotResult::Hit));
+        assert_eq!(t.turn(), Some(Color::Black));
+        assert_eq!(
+            t.shoot(Color::Black, c("E1")),
+            Ok(ShotResult::Sunk(ShipType::Boat))
+        );
+        assert_eq!(t.turn(), Some(Color::Black));
+        assert_eq!(t.shoot(Color::Black, c("A1")), Ok(ShotResult::Miss));
+        assert_eq!(t.turn(), Some(Color::White));
+        assert_eq!(
+            refused(&mut t, |t| t.shoot(Color::Black, c("A2"))),
+            TableError::NotYourTurn {
+                to_shoot: Color::White
+            }
+        );
+    }
+
+    #[test]
+    fn b5_repeat_and_ring_refused_nothing_changes() {
+        let mut t = refereed();
+        t.shoot(Color::Black, c("E1")).unwrap(); // sunk boat, ring D1 F1 D2 E2 F2
+        assert_eq!(
+            refused(&mut t, |t| t.shoot(Color::Black, c("E1"))),
+            TableError::Shot(ShotError::Spent(c("E1")))
+        );
+        assert_eq!(
+            refused(&mut t, |t| t.shoot(Color::Black, c("F2"))),
+            TableError::Shot(ShotError::Spent(c("F2")))
+        );
+        assert_eq!(t.turn(), Some(Color::Black));
+        assert!(!t.is_legal(Color::Black, c("D1")));
+        assert!(t.is_legal(Color::Black, c("A1")));
+        assert!(!t.is_legal(Color::White, c("A1")));
+        assert_eq!(t.legal_shots(Color::Black).len(), 100 - 6);
+    }
+
+    #[test]
+    fn b6_ring_marked_around_a_sunk_ship_at_the_edge() {
+        let mut t = refereed();
+        for cell in ["J1", "J2", "J3", "J4"] {
+            t.shoot(Color::Black, c(cell)).unwrap();
+        }
+        let view = t.target_view(Color::Black);
+        for cell in ["I1", "I2", "I3", "I4", "I5", "J5"] {
+            assert_eq!(view.mark(c(cell)), Mark::Ring, "{cell}");
+        }
+    }
+
+    #[test]
+    fn b7_sinking_all_ten_wins_and_scores() {
+        let mut t = refereed();
+        sink_all(&mut t, Color::Black);
+        assert_eq!(t.status(), Status::BlackWins);
+        assert_eq!(
+            t.score(),
+            Score {
+                black: 1,
+                white: 0,
+                draws: 0
+            }
+        );
+        assert_eq!(
+            refused(&mut t, |t| t.shoot(Color::Black, c("J10"))),
+            TableError::GameOver
+        );
+    }
+
+    #[test]
+    fn b7_b10_again_alternates_first_shooter_and_keeps_score() {
+        let mut t = refereed();
+        assert_eq!(refused(&mut t, |t| t.again()), TableError::NotOver);
+        sink_all(&mut t, Color::Black);
+        t.again().unwrap();
+        assert_eq!(t.game(), 2);
+        assert_eq!(t.phase(), Phase::Setup);
+        assert_eq!(t.fleet(Color::Black), None);
+        assert_eq!(t.score().black, 1);
+        t.place_fleet(Color::Black, Fleet::parse(BLACK_FLEET).unwrap())
+            .unwrap();
+        t.place_fleet(Color::White, Fleet::parse(WHITE_FLEET).unwrap())
+            .unwrap();
+        t.ready(Color::White).unwrap();
+        assert_eq!(t.start(), Ok(Color::White));
+        assert_eq!(
+            refused(&mut t, |t| t.shoot(Color::Black, c("A1"))),
+            TableError::NotYourTurn {
+                to_shoot: Color::White
+            }
+        );
+        sink_all(&mut t, Color::White);
+        assert_eq!(
+            t.score(),
+            Score {
+                black: 1,
+                white: 1,
+                draws: 0
+            }
+        );
+        t.again().unwrap();
+        t.ready(Color::White).unwrap();
+        assert_eq!(t.start(), Ok(Color::Black));
+    }
+
+    #[test]
+    fn b8_offer_limits() {
+        let mut t = refereed();
+        t.offer_draw(Color::Black).unwrap();
+        // The offerer cannot accept its own offer, nor offer twice.
+        assert_eq!(
+            refused(&mut t, |t| t.accept_draw(Color::Black)),
+            TableError::NoOffer
+        );
+        assert_eq!(
+            refused(&mut t, |t| t.offer_draw(Color::Black)),
+            TableError::OfferPending(Color::Black)
+        );
+        assert_eq!(
+            refused(&mut t, |t| t.offer_draw(Color::White)),
+            TableError::OfferPending(Color::Black)
+        );
+        t.decline_draw(Color::White).unwrap();
+        // Declined: black may not offer again before the next shot; white may.
+        assert_eq!(
+            refused(&mut t, |t| t.offer_draw(Color::Black)),
+            TableError::AlreadyOffered(Color::Black)
+        );
+        t.offer_draw(Color::White).unwrap();
+        // A shot lapses the pending offer and renews both allowances.
+        t.shoot(Color::Black, c("A1")).unwrap();
+        assert_eq!(
+            refused(&mut t, |t| t.accept_draw(Color::Black)),
+            TableError::NoOffer
+        );
+        t.offer_draw(Color::Black).unwrap();
+        t.accept_draw(Color::White).unwrap();
+        assert_eq!(t.status(), Status::Draw);
+        assert_eq!(
+            t.score(),
+            Score {
+                black: 0,
+                white: 0,
+                draws: 1
+            }
+        );
+        assert_eq!(
+            refused(&mut t, |t| t.offer_draw(Color::White)),
+            TableError::GameOver
+        );
+    }
+
+    #[test]
+    fn b11_flag_fall_loses_and_only_the_shooter_clock_runs() {
+        let mut t = Table::new();
+        let control = TimeControl::Timed {
+            main_ms: 1000,
+            increment_ms: 100,
+        };
+        t.set_time_control(Color::Black, control).unwrap();
+        t.set_time_control(Color::White, control).unwrap();
+        assert_eq!(
+            refused(&mut t, |t| t.set_time_control(
+                Color::White,
+                TimeControl::Timed {
+                    main_ms: 0,
+                    increment_ms: 0
+                }
+            )),
+            TableError::ZeroMainTime
+        );
+        t.place_fleet(Color::White, Fleet::parse(WHITE_FLEET).unwrap())
+            .unwrap();
+        t.ready(Color::White).unwrap();
+        t.start().unwrap();
+        assert_eq!(t.elapse(300), Ok(Status::Ongoing));
+        assert_eq!(t.clock(Color::Black).left_ms(), Some(700));
+        assert_eq!(t.clock(Color::White).left_ms(), Some(1000));
+        t.shoot(Color::Black, c("A1")).unwrap(); // miss; +100
+        assert_eq!(t.clock(Color::Black).left_ms(), Some(800));
+        assert_eq!(t.elapse(999), Ok(Status::Ongoing));
+        assert_eq!(t.clock(Color::White).left_ms(), Some(1));
+        assert_eq!(t.elapse(1), Ok(Status::BlackWins));
+        assert_eq!(t.score().black, 1);
+        assert_eq!(refused(&mut t, |t| t.elapse(1)), TableError::GameOver);
+        t.again().unwrap();
+        assert_eq!(t.clock(Color::White).left_ms(), Some(1000));
+    }
+
+    #[test]
+    fn player_mode_needs_a_result_and_checks_it() {
+        let mut t = Table::new();
+        t.place_fleet(Color::Black, Fleet::parse(BLACK_FLEET).unwrap())
+            .unwrap();
+        t.ready(Color::White).unwrap();
+        t.start().unwrap();
+        assert_eq!(
+            refused(&mut t, |t| t.shoot(Color::Black, c("E5"))),
+            TableError::ResultNeeded
+        );
+        assert_eq!(
+            t.shoot_reported(Color::Black, c("E5"), ShotResult::Hit),
+            Ok(ShotResult::Hit)
+        );
+        assert_eq!(
+            refused(&mut t, |t| t.shoot_reported(
+                Color::Black,
+                c("F6"),
+                ShotResult::Hit
+            )),
+            TableError::Shot(ShotError::Corner {
+                cell: c("F6"),
+                other: c("E5")
+            })
+        );
+        t.shoot_reported(Color::Black, c("E6"), ShotResult::Sunk(ShipType::Destroyer))
+            .unwrap();
+        t.shoot_reported(Color::Black, c("A1"), ShotResult::Miss)
+            .unwrap();
+        // White shoots at the known black fleet: judged, and a report must agree.
+        assert_eq!(
+            refused(&mut t, |t| t.shoot_reported(
+                Color::White,
+                c("A1"),
+                ShotResult::Miss
+            )),
+            TableError::Disagrees
+        );
+        assert_eq!(
+            t.shoot_reported(Color::White, c("A1"), ShotResult::Hit),
+            Ok(ShotResult::Hit)
+        );
+    }
+
+    #[test]
+    fn picture_has_no_empty_lines_and_hides_the_enemy_fleet() {
+        let mut t = refereed();
+        t.shoot(Color::Black, c("J1")).unwrap();
+        let p = t.picture(Color::Black);
+        assert!(p.lines().all(|l| !l.trim().is_empty()), "{p}");
+        assert_eq!(p.lines().count(), 14);
+        let row1 = p.lines().nth(2).unwrap();
+        assert!(row1.starts_with(" 1 # # # # . ."), "{row1}");
+        assert!(row1.ends_with(". . . x"), "{row1}");
+        assert_eq!(row1.matches('#').count(), 4);
+    }
+}
