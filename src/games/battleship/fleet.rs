@@ -38,6 +38,7 @@ impl ShipType {
 
     /// The number of cells.
     #[must_use]
+    #[allow(clippy::len_without_is_empty)] // a ship type is never empty
     pub fn len(self) -> usize {
         match self {
             ShipType::Battleship => 4,
@@ -219,6 +220,7 @@ impl Ship {
 
     /// The number of cells, 1 to 4.
     #[must_use]
+    #[allow(clippy::len_without_is_empty)] // a ship is never empty
     pub fn len(self) -> usize {
         let span = (self.to.row() - self.from.row()) + (self.to.col() - self.from.col());
         usize::try_from(span).unwrap_or(0) + 1

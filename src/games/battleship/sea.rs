@@ -122,7 +122,7 @@ impl fmt::Display for ShotError {
             ShotError::Bent(cell) => write!(f, "the hits through {cell} would not be straight"),
             ShotError::NoRoom { cell, line } => write!(
                 f,
-                "no ship afloat fits a line of {line} hit(s) through {cell} and is still afloat"
+                "no ship afloat longer than the line of {line} hit(s) through {cell} fits there"
             ),
             ShotError::NoneAfloat(kind) => write!(f, "no {kind} is afloat"),
             ShotError::WrongLength { kind, line } => write!(
