@@ -10,7 +10,7 @@
 //! ten-tuples of legal ships, and every legal fleet is the same number (1!·2!·3!·4!)
 //! of ordered tuples, so the fleet is uniform over all legal fleets. Stopping an
 //! attempt early at the first conflict does not change which attempts are accepted.
-//! About 1 attempt in 300 succeeds; a fleet takes well under a millisecond.
+//! Measured: about 1.7 ms per fleet (test profile, opt-level 2), hundreds of attempts.
 
 use crate::games::battleship::{Cell, CellSet, Fleet, Mark, Ship, ShipType, View};
 use crate::rng::Rng;
