@@ -1,0 +1,274 @@
+//! Property tests of the What the Shell rules (RULES.md S1–S10) over random games:
+//! the eight board symmetries and the colour swap commute with `resolve_turn`, the
+//! egg queue always matches the `E` cells, notation round-trips, refused turns change
+//! nothing, and the simple player only picks empty cells.
+//!
+//! Games are played from random seeds with legal random picks (a collision now and
+//! then, so eggs appear, and the simple player part of the time, so captures happen).
+
+use proptest::prelude::*;
+use tabula::ai::shell::pick;
+use tabula::games::shell::{Cell, Position, Stone};
+use tabula::games::{Color, Status};
+use tabula::rng::Rng;
+
+/// One of the 8 symmetries of the square: optional transpose, then optional mirrors.
+fn map_cell(sym: u8, cell: Cell) -> Cell {
+    let (mut col, mut row) = (cell.col(), cell.row());
+    if sym & 4 != 0 {
+        std::mem::swap(&mut col, &mut row);
+    }
+    if sym & 1 != 0 {
+        col = 8 - col;
+    }
+    if sym & 2 != 0 {
+        row = 8 - row;
+    }
+    Cell::new(col, row).unwrap_or(cell)
+}
+
+/// Rebuilds `position` cell by cell through `cell_map` and `stone_map`, keeping the
+/// egg order, via the notation (so the status is recomputed from the board).
+fn remap(
+    position: &Position,
+    cell_map: impl Fn(Cell) -> Cell,
+    stone_map: impl Fn(Stone) -> Stone,
+) -> Position {
+    let mut board = ['-'; 81];
+    for cell in Cell::ALL {
+        board[cell_map(cell).index()] = stone_map(position.cell(cell)).symbol();
+    }
+    let eggs: Vec<String> = position
+        .eggs()
+        .iter()
+        .map(|&c| cell_map(c).to_string())
+        .collect();
+    let list = if eggs.is_empty() {
+        "-".to_string()
+    } else {
+        eggs.join(",")
+    };
+    let text = format!("{} {list}", board.iter().collect::<String>());
+    Position::from_notation(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+fn swap_stone(stone: Stone) -> Stone {
+    match stone {
+        Stone::Black => Stone::White,
+        Stone::White => Stone::Black,
+        other => other,
+    }
+}
+
+fn swap_status(status: Status) -> Status {
+    match status {
+        Status::BlackWins => Status::WhiteWins,
+        Status::WhiteWins => Status::BlackWins,
+        other => other,
+    }
+}
+
+/// A legal random turn: a collision with probability 1/4, else two distinct cells,
+/// each from the simple player half the time.
+fn random_picks(position: &Position, rng: &mut Rng) -> Option<(Cell, Cell)> {
+    let empty: Vec<Cell> = position.empty_cells().iter().collect();
+    let black = if rng.below(2) == 0 {
+        pick(position, Color::Black, rng)?
+    } else {
+        *rng.choose(&empty)?
+    };
+    if empty.len() == 1 || rng.below(4) == 0 {
+        return Some((black, black));
+    }
+    let others: Vec<Cell> = empty.iter().copied().filter(|&c| c != black).collect();
+    let white = match pick(position, Color::White, rng) {
+        Some(c) if c != black && rng.below(2) == 0 => c,
+        _ => *rng.choose(&others)?,
+    };
+    Some((black, white))
+}
+
+/// The positions (and the picks made from each) of a random game of `turns` turns.
+fn random_game(seed: u64, turns: usize) -> Vec<(Position, Cell, Cell)> {
+    let mut rng = Rng::new(seed);
+    let mut position = Position::new();
+    let mut history = Vec::new();
+    for _ in 0..turns {
+        if position.status().is_over() {
+            break;
+        }
+        let Some((black, white)) = random_picks(&position, &mut rng) else {
+            break;
+        };
+        history.push((position, black, white));
+        if position.resolve_turn(black, white).is_err() {
+            break;
+        }
+    }
+    history
+}
+
+fn egg_list_matches_cells(position: &Position) -> bool {
+    let eggs = position.eggs();
+    let listed: u128 = eggs.iter().fold(0, |m, c| m | (1u128 << c.index()));
+    listed.count_ones() as usize == eggs.len() && listed == position.egg_cells().bits()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn symmetries_commute_with_resolve_turn(seed in any::<u64>(), sym in 0u8..8) {
+        for (before, black, white) in random_game(seed, 80) {
+            let mut after = before;
+            let report = after.resolve_turn(black, white);
+            prop_assert!(report.is_ok());
+            let mut mapped = remap(&before, |c| map_cell(sym, c), |s| s);
+            let mapped_report =
+                mapped.resolve_turn(map_cell(sym, black), map_cell(sym, white));
+            prop_assert_eq!(
+                mapped_report.as_ref().map(|r| r.status()).ok(),
+                report.as_ref().map(|r| r.status()).ok()
+            );
+            prop_assert_eq!(mapped, remap(&after, |c| map_cell(sym, c), |s| s));
+        }
+    }
+
+    #[test]
+    fn colour_swap_commutes_with_resolve_turn(seed in any::<u64>()) {
+        for (before, black, white) in random_game(seed, 80) {
+            let mut after = before;
+            let status = after.resolve_turn_quiet(black, white);
+            let mut swapped = remap(&before, |c| c, swap_stone);
+            prop_assert_eq!(swapped.status(), swap_status(before.status()));
+            let swapped_status = swapped.resolve_turn_quiet(white, black);
+            prop_assert_eq!(swapped_status, status.map(swap_status));
+            prop_assert_eq!(swapped, remap(&after, |c| c, swap_stone));
+        }
+    }
+
+    #[test]
+    fn eggs_match_cells_and_notation_round_trips(seed in any::<u64>()) {
+        for (position, black, white) in random_game(seed, 90) {
+            prop_assert!(egg_list_matches_cells(&position));
+            prop_assert_eq!(Position::from_notation(&position.to_notation()), Ok(position));
+            prop_assert_eq!(position.status(), position.status_from_board());
+            let mut after = position;
+            let report = after.resolve_turn(black, white);
+            prop_assert!(egg_list_matches_cells(&after));
+            prop_assert_eq!(Position::from_notation(&after.to_notation()), Ok(after));
+            // The report's line is one line and ends with the status.
+            let line = report.map(|r| r.to_string()).unwrap_or_default();
+            prop_assert!(!line.contains('\n'));
+            let expected_end = format!("status {}", after.status().name());
+            prop_assert!(line.ends_with(&expected_end));
+        }
+    }
+
+    #[test]
+    fn refused_turns_change_nothing(seed in any::<u64>(), a in 0usize..81, b in 0usize..81) {
+        let (Some(a), Some(b)) = (Cell::from_index(a), Cell::from_index(b)) else {
+            return Ok(());
+        };
+        for (position, _, _) in random_game(seed, 60) {
+            let mut tried = position;
+            if tried.resolve_turn(a, b).is_err() {
+                prop_assert_eq!(tried, position);
+                prop_assert!(
+                    position.status().is_over() || !position.is_empty(a) || !position.is_empty(b)
+                );
+            } else {
+                prop_assert!(position.is_empty(a) && position.is_empty(b));
+            }
+        }
+    }
+
+    #[test]
+    fn simple_player_picks_an_empty_cell(seed in any::<u64>()) {
+        let mut rng = Rng::new(seed ^ 0x5eed);
+        for (position, _, _) in random_game(seed, 90) {
+            for color in Color::ALL {
+                match pick(&position, color, &mut rng) {
+                    Some(cell) => prop_assert!(position.is_empty(cell)),
+                    None => prop_assert!(
+                        position.status().is_over() || position.empty_cells().is_empty()
+                    ),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cell_parsing_never_panics(text in any::<String>()) {
+        if let Some(cell) = Cell::parse(&text) {
+            prop_assert_eq!(cell.to_string(), text.to_ascii_lowercase());
+        }
+        let _ = Position::from_notation(&text);
+    }
+}
+
+/// Playout speed, for the record (not a pass/fail test): run with
+/// `cargo test --release --test shell_props -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn playout_speed() {
+    let mut rng = Rng::new(1);
+    let start = std::time::Instant::now();
+    let mut turns = 0u64;
+    let mut games = 0u64;
+    let mut empty = [Cell::ALL[0]; 81];
+    while start.elapsed().as_secs_f64() < 2.0 {
+        let mut position = Position::new();
+        games += 1;
+        while !position.status().is_over() {
+            let mut n = 0;
+            for cell in position.empty_cells() {
+                empty[n] = cell;
+                n += 1;
+            }
+            let black = empty[rng.below(n as u64) as usize];
+            let white = empty[rng.below(n as u64) as usize];
+            if position.resolve_turn_quiet(black, white).is_err() {
+                break;
+            }
+            turns += 1;
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{games} playouts, {turns} turns in {secs:.2}s: {:.0} turns/s",
+        turns as f64 / secs
+    );
+}
+
+/// The random games above are worth testing on: across a few seeds they collide,
+/// capture, hatch, vanish eggs, chain steps, reach sudden death and end.
+#[test]
+fn random_games_exercise_the_rules() {
+    let (mut collisions, mut captures, mut hatches, mut vanishes, mut chains) = (0, 0, 0, 0, 0);
+    let (mut sudden, mut ended) = (0, 0);
+    for seed in 0..40 {
+        for (before, black, white) in random_game(seed, 200) {
+            let mut after = before;
+            let Ok(report) = after.resolve_turn(black, white) else {
+                continue;
+            };
+            collisions += usize::from(report.collision().is_some());
+            let steps = report.steps();
+            chains += usize::from(steps.len() > 1);
+            for step in steps {
+                captures += (step.captures(Color::Black) + step.captures(Color::White)) as usize;
+                hatches +=
+                    (step.hatched(Color::Black).len() + step.hatched(Color::White).len()) as usize;
+                vanishes += step.vanished().len() as usize;
+            }
+            sudden += usize::from(after.status() == Status::SuddenDeath);
+            ended += usize::from(after.status().is_over());
+        }
+    }
+    println!(
+        "collisions {collisions} captures {captures} hatches {hatches} vanishes {vanishes} \
+         chains {chains} sudden {sudden} ended {ended}"
+    );
+    assert!(collisions > 0 && captures > 0 && hatches > 0 && ended > 0);
+}
