@@ -300,7 +300,7 @@ impl Position {
     /// with both counts. No empty line inside.
     #[must_use]
     pub fn picture(&self) -> String {
-        let mut out = String::from("    a  b  c  d  e  f  g  h  i\n");
+        let mut out = String::from("     a  b  c  d  e  f  g  h  i\n");
         for row in 0..9u8 {
             out.push_str(&format!("{:>2} ", row + 1));
             for col in 0..9u8 {

@@ -53,11 +53,11 @@ fn turn(position: &mut Position, black: &str, white: &str) -> String {
     let report = position
         .resolve_turn(cell(black), cell(white))
         .expect("legal turn");
-    // The quiet entry point shares the core: same position, same status.
     report.to_string()
 }
 
-/// Resolves a turn through both entry points and checks they agree.
+/// Resolves a turn through both entry points (which share one core) and checks they
+/// agree on the position and the status.
 fn turn_checked(position: &mut Position, black: &str, white: &str) -> String {
     let mut quiet = *position;
     let status = quiet.resolve_turn_quiet(cell(black), cell(white));
@@ -605,4 +605,27 @@ fn s10_report_and_notation_after_example_a() {
         [cell("e9")]
     );
     assert_eq!(report.status(), Status::Ongoing);
+}
+
+#[test]
+fn picture_shows_egg_ages_and_status() {
+    let p = drawn(
+        &["1 X O . . . . . . .", "9 E . . . . . . . E"],
+        &["i9", "a9"],
+    );
+    let expected = [
+        "     a  b  c  d  e  f  g  h  i",
+        " 1   X  O  .  .  .  .  .  .  .",
+        " 2   .  .  .  .  .  .  .  .  .",
+        " 3   .  .  .  .  .  .  .  .  .",
+        " 4   .  .  .  .  .  .  .  .  .",
+        " 5   .  .  .  .  .  .  .  .  .",
+        " 6   .  .  .  .  .  .  .  .  .",
+        " 7   .  .  .  .  .  .  .  .  .",
+        " 8   .  .  .  .  .  .  .  .  .",
+        " 9   2  .  .  .  .  .  .  .  1",
+        "eggs oldest first: 1=i9 2=a9",
+        "status ongoing (winning turtles: black 0, white 0)",
+    ];
+    assert_eq!(p.picture(), expected.join("\n"));
 }
