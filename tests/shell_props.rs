@@ -108,6 +108,48 @@ fn random_game(seed: u64, turns: usize) -> Vec<(Position, Cell, Cell)> {
     history
 }
 
+/// A random crowded board (about 1/3 empty, eggs in random order) and random legal
+/// picks from it: denser than games, so chains, vanishing and sudden death are common.
+fn random_board(seed: u64) -> Option<(Position, Cell, Cell)> {
+    let mut rng = Rng::new(seed);
+    let mut board = ['-'; 81];
+    let mut eggs: Vec<Cell> = Vec::new();
+    for cell in Cell::ALL {
+        board[cell.index()] = match rng.below(12) {
+            0..=3 => '-',
+            4..=6 => 'X',
+            7..=9 => 'O',
+            _ => {
+                eggs.push(cell);
+                'E'
+            }
+        };
+    }
+    for i in (1..eggs.len()).rev() {
+        eggs.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    let list: Vec<String> = eggs.iter().map(Cell::to_string).collect();
+    let list = if list.is_empty() {
+        "-".to_string()
+    } else {
+        list.join(",")
+    };
+    let position =
+        Position::from_notation(&format!("{} {list}", board.iter().collect::<String>())).ok()?;
+    if position.status().is_over() {
+        return None;
+    }
+    let (black, white) = random_picks(&position, &mut rng)?;
+    Some((position, black, white))
+}
+
+/// Positions and picks to check a property on: a random game and 16 random boards.
+fn samples(seed: u64, turns: usize) -> Vec<(Position, Cell, Cell)> {
+    let mut all = random_game(seed, turns);
+    all.extend((0..16).filter_map(|i| random_board(seed.wrapping_mul(31).wrapping_add(i))));
+    all
+}
+
 fn egg_list_matches_cells(position: &Position) -> bool {
     let eggs = position.eggs();
     let listed: u128 = eggs.iter().fold(0, |m, c| m | (1u128 << c.index()));
@@ -119,7 +161,7 @@ proptest! {
 
     #[test]
     fn symmetries_commute_with_resolve_turn(seed in any::<u64>(), sym in 0u8..8) {
-        for (before, black, white) in random_game(seed, 80) {
+        for (before, black, white) in samples(seed, 80) {
             let mut after = before;
             let report = after.resolve_turn(black, white);
             prop_assert!(report.is_ok());
@@ -136,7 +178,7 @@ proptest! {
 
     #[test]
     fn colour_swap_commutes_with_resolve_turn(seed in any::<u64>()) {
-        for (before, black, white) in random_game(seed, 80) {
+        for (before, black, white) in samples(seed, 80) {
             let mut after = before;
             let status = after.resolve_turn_quiet(black, white);
             let mut swapped = remap(&before, |c| c, swap_stone);
@@ -149,7 +191,7 @@ proptest! {
 
     #[test]
     fn eggs_match_cells_and_notation_round_trips(seed in any::<u64>()) {
-        for (position, black, white) in random_game(seed, 90) {
+        for (position, black, white) in samples(seed, 90) {
             prop_assert!(egg_list_matches_cells(&position));
             prop_assert_eq!(Position::from_notation(&position.to_notation()), Ok(position));
             prop_assert_eq!(position.status(), position.status_from_board());
@@ -242,13 +284,13 @@ fn playout_speed() {
 }
 
 /// The random games above are worth testing on: across a few seeds they collide,
-/// capture, hatch, vanish eggs, chain steps, reach sudden death and end.
+/// capture, hatch, vanish eggs, chain steps, reach sudden death and end (fixed seeds).
 #[test]
 fn random_games_exercise_the_rules() {
     let (mut collisions, mut captures, mut hatches, mut vanishes, mut chains) = (0, 0, 0, 0, 0);
     let (mut sudden, mut ended) = (0, 0);
     for seed in 0..40 {
-        for (before, black, white) in random_game(seed, 200) {
+        for (before, black, white) in samples(seed, 200) {
             let mut after = before;
             let Ok(report) = after.resolve_turn(black, white) else {
                 continue;
@@ -270,5 +312,6 @@ fn random_games_exercise_the_rules() {
         "collisions {collisions} captures {captures} hatches {hatches} vanishes {vanishes} \
          chains {chains} sudden {sudden} ended {ended}"
     );
-    assert!(collisions > 0 && captures > 0 && hatches > 0 && ended > 0);
+    assert!(collisions > 0 && captures > 0 && hatches > 0 && vanishes > 0);
+    assert!(chains > 0 && sudden > 0 && ended > 0);
 }
