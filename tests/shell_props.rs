@@ -150,6 +150,107 @@ fn samples(seed: u64, turns: usize) -> Vec<(Position, Cell, Cell)> {
     all
 }
 
+/// A slow, plain reading of S4–S9 over an array board, written independently of the
+/// library's bitboards, as an oracle: the board, the egg queue and the status after
+/// the turn. A flank is identified by its colour and its two end cells, so one closed
+/// from both ends is one capture (S5 RULING).
+fn oracle_turn(position: &Position, black: Cell, white: Cell) -> (Vec<Stone>, Vec<Cell>, Status) {
+    let mut board: Vec<Stone> = Cell::ALL.iter().map(|&c| position.cell(c)).collect();
+    let mut eggs: Vec<Cell> = position.eggs().to_vec();
+    let at = |col: i32, row: i32| -> Option<usize> {
+        ((0..9).contains(&col) && (0..9).contains(&row)).then(|| (row * 9 + col) as usize)
+    };
+    if black == white {
+        board[black.index()] = Stone::Egg;
+        eggs.push(black);
+    } else {
+        board[black.index()] = Stone::Black;
+        board[white.index()] = Stone::White;
+        let mut new: Vec<(usize, Stone)> =
+            vec![(black.index(), Stone::Black), (white.index(), Stone::White)];
+        while !new.is_empty() {
+            let mut flanks: Vec<(Stone, usize, usize, [usize; 2])> = Vec::new();
+            for &(n, colour) in &new {
+                let (col, row) = ((n % 9) as i32, (n / 9) as i32);
+                for (dc, dr) in [
+                    (1, 0),
+                    (-1, 0),
+                    (0, 1),
+                    (0, -1),
+                    (1, 1),
+                    (-1, -1),
+                    (1, -1),
+                    (-1, 1),
+                ] {
+                    let ray: Vec<Option<usize>> =
+                        (1..=3).map(|k| at(col + k * dc, row + k * dr)).collect();
+                    let (Some(a), Some(b), Some(end)) = (ray[0], ray[1], ray[2]) else {
+                        continue;
+                    };
+                    let foreign = |s: Stone| s != Stone::Empty && s != colour;
+                    if foreign(board[a]) && foreign(board[b]) && board[end] == colour {
+                        let key = (colour, n.min(end), n.max(end), [a.min(b), a.max(b)]);
+                        if !flanks.contains(&key) {
+                            flanks.push(key);
+                        }
+                    }
+                }
+            }
+            if flanks.is_empty() {
+                break;
+            }
+            let b = flanks.iter().filter(|f| f.0 == Stone::Black).count();
+            let w = flanks.len() - b;
+            for f in &flanks {
+                for &i in &f.3 {
+                    board[i] = Stone::Empty;
+                }
+            }
+            eggs.retain(|e| board[e.index()] == Stone::Egg);
+            let vanish = b.min(w).min(eggs.len());
+            for gone in eggs.drain(..vanish) {
+                board[gone.index()] = Stone::Empty;
+            }
+            let hatch = b.abs_diff(w).min(eggs.len());
+            let colour = if b > w { Stone::Black } else { Stone::White };
+            new = eggs.drain(..hatch).map(|e| (e.index(), colour)).collect();
+            for &(i, c) in &new {
+                board[i] = c;
+            }
+        }
+    }
+    let count = |colour: Stone| -> usize {
+        let mut lined = [false; 81];
+        for start in 0..81i32 {
+            for (dc, dr) in [(1, 0), (0, 1), (1, 1), (-1, 1)] {
+                let cells: Vec<Option<usize>> = (0..5)
+                    .map(|k| at(start % 9 + k * dc, start / 9 + k * dr))
+                    .collect();
+                if cells.iter().all(|c| c.is_some_and(|i| board[i] == colour)) {
+                    for i in cells.into_iter().flatten() {
+                        lined[i] = true;
+                    }
+                }
+            }
+        }
+        lined.iter().filter(|&&l| l).count()
+    };
+    let (b, w) = (count(Stone::Black), count(Stone::White));
+    let full = board.iter().all(|&s| s != Stone::Empty);
+    let status = if b > w {
+        Status::BlackWins
+    } else if w > b {
+        Status::WhiteWins
+    } else if full {
+        Status::Draw
+    } else if b > 0 {
+        Status::SuddenDeath
+    } else {
+        Status::Ongoing
+    };
+    (board, eggs, status)
+}
+
 fn egg_list_matches_cells(position: &Position) -> bool {
     let eggs = position.eggs();
     let listed: u128 = eggs.iter().fold(0, |m, c| m | (1u128 << c.index()));
@@ -173,6 +274,18 @@ proptest! {
                 report.as_ref().map(|r| r.status()).ok()
             );
             prop_assert_eq!(mapped, remap(&after, |c| map_cell(sym, c), |s| s));
+        }
+    }
+
+    #[test]
+    fn resolve_turn_agrees_with_a_plain_oracle(seed in any::<u64>()) {
+        for (before, black, white) in samples(seed, 80) {
+            let (board, eggs, status) = oracle_turn(&before, black, white);
+            let mut after = before;
+            prop_assert_eq!(after.resolve_turn_quiet(black, white), Ok(status));
+            let cells: Vec<Stone> = Cell::ALL.iter().map(|&c| after.cell(c)).collect();
+            prop_assert_eq!(cells, board);
+            prop_assert_eq!(after.eggs(), &eggs[..]);
         }
     }
 
