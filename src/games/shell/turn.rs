@@ -3,7 +3,7 @@
 //!
 //! [`Position::resolve_turn`] (with a [`TurnReport`]) and
 //! [`Position::resolve_turn_quiet`] (status only) both run the same `settle` core; they
-//! differ only in the [`StepSink`] that watches the steps. On error the position is
+//! differ only in the `StepSink` that watches the steps. On error the position is
 //! untouched. Invariants kept: after any turn the status is the one the board implies
 //! (S9), the egg queue matches the egg cells, and a report never holds more steps than
 //! [`MAX_STEPS`] (each step with a capture removes at least two stones from at most 81,
