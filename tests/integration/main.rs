@@ -7,3 +7,4 @@ mod framing;
 mod othello;
 mod othello_props;
 mod session_fuzz;
+mod shell_props;
