@@ -46,7 +46,7 @@ fn run(cli: Cli) -> Result<()> {
     let kind = game_kind(&cli.game)?;
     match cli.tool {
         None => {
-            let session = Session::new(kind).map_err(|e| anyhow!(e))?;
+            let session = Session::new(kind);
             let stdin = BufReader::new(io::stdin());
             engine::run(stdin, io::stdout(), session).context("engine input/output")
         }

@@ -1,8 +1,8 @@
 //! The integration tests: the real `tabula` binary driven through pipes as a GUI
 //! would drive it, plus property tests over the rules libraries.
 
-mod common;
 mod battleship_props;
+mod common;
 mod framing;
 mod othello;
 mod othello_props;

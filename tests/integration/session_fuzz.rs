@@ -56,11 +56,31 @@ const WORDS: &[&str] = &[
     "chess",
     "---------------------------OX------XO--------------------------- X",
     "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX O",
+    "A1-A4 C1-C3 E1-E3 G1-G2 I1-I2 A6-B6 A8 C8 E8 G8",
+    "A1-A4 C1-C3 E1-E3 G1-G2 I1-I2 A6-B6 A8 C8 E8 J10",
+    "sunk boat",
+    "sunk destroyer",
+    "b6",
+    "a6",
+    "e7",
 ];
 
 fn line_strategy() -> impl Strategy<Value = Vec<u8>> {
     let names: Vec<&'static str> = COMMANDS.iter().map(|spec| spec.name).collect();
+    // Battleship needs a few commands in order before a shot is possible.
+    let table_setup = prop::sample::select(vec![
+        "genfleet b",
+        "genfleet w",
+        "ready w",
+        "start",
+        "again",
+        "offer_draw b",
+        "accept_draw w",
+        "fleet w A1-A4 C1-C3 E1-E3 G1-G2 I1-I2 A6-B6 A8 C8 E8 G8",
+    ])
+    .prop_map(|line| line.as_bytes().to_vec());
     prop_oneof![
+        2 => table_setup,
         8 => (
             prop::sample::select(names),
             prop::collection::vec(prop::sample::select(WORDS.to_vec()), 0..4),
@@ -84,10 +104,10 @@ proptest! {
 
     #[test]
     fn refused_commands_change_nothing_and_nothing_panics(
-        game in prop::sample::select(vec![GameKind::Othello]),
+        game in prop::sample::select(GameKind::ALL.to_vec()),
         lines in prop::collection::vec(line_strategy(), 1..60),
     ) {
-        let mut session = Session::new(game).expect("a session");
+        let mut session = Session::new(game);
         let stop = AtomicBool::new(false);
         // Keep searches short whatever the sequence asks.
         let (_, set) = parse_line("set_option depth 2");

@@ -4,11 +4,13 @@
 //! Invariant: a command that fails changes nothing. Game handlers check before they
 //! change, and every successful move pushes the state it replaced onto `history`, so
 //! `undo` restores exactly. The session knows no rule: it hands game-specific text to
-//! the game's own handler module ([`othello`]).
+//! the game's own handler module (`othello`, `shell`, `battleship`).
 
+mod battleship;
 mod clock;
 mod options;
 mod othello;
+mod shell;
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -19,7 +21,10 @@ pub use options::Options;
 use super::command::Command;
 use super::parse::COMMANDS;
 use crate::ai::Limits;
-use crate::games::{Color, GameKind, Status, othello::Position as OthelloPosition};
+use crate::games::battleship::Table;
+use crate::games::othello::Position as OthelloPosition;
+use crate::games::shell::Position as ShellPosition;
+use crate::games::{Color, GameKind, Status};
 use crate::rng::Rng;
 
 /// A refused command's message (GTP's error text, with a reason where useful).
@@ -32,22 +37,25 @@ pub type Answer = Result<String, Refusal>;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Game {
     Othello(OthelloPosition),
+    Shell(ShellPosition),
+    Battleship(Table),
 }
 
 impl Game {
     /// A fresh game of `kind`.
-    fn new(kind: GameKind) -> Result<Game, Refusal> {
+    fn new(kind: GameKind) -> Game {
         match kind {
-            GameKind::Othello => Ok(Game::Othello(OthelloPosition::start())),
-            GameKind::Battleship | GameKind::Shell => {
-                Err(format!("{} is not available in this build", kind.name()))
-            }
+            GameKind::Othello => Game::Othello(OthelloPosition::start()),
+            GameKind::Shell => Game::Shell(ShellPosition::new()),
+            GameKind::Battleship => Game::Battleship(Table::new()),
         }
     }
 
     fn kind(&self) -> GameKind {
         match self {
             Game::Othello(_) => GameKind::Othello,
+            Game::Shell(_) => GameKind::Shell,
+            Game::Battleship(_) => GameKind::Battleship,
         }
     }
 }
@@ -72,15 +80,16 @@ pub struct Session {
 
 impl Session {
     /// A session playing a fresh game of `kind`.
-    pub fn new(kind: GameKind) -> Result<Session, Refusal> {
+    #[must_use]
+    pub fn new(kind: GameKind) -> Session {
         let options = Options::default();
-        Ok(Session {
-            game: Game::new(kind)?,
+        Session {
+            game: Game::new(kind),
             history: Vec::new(),
             rng: Rng::new(options.seed),
             options,
             clock: Clock::default(),
-        })
+        }
     }
 
     /// The game of the moment.
@@ -90,7 +99,18 @@ impl Session {
     }
 
     /// Handles one command. `stop` is raised from outside to cut a search short.
+    /// A refused command leaves the whole session as it was, its random stream
+    /// included.
     pub fn handle(&mut self, command: &Command, stop: &AtomicBool) -> Answer {
+        let rng = self.rng.clone();
+        let answer = self.dispatch(command, stop);
+        if answer.is_err() {
+            self.rng = rng;
+        }
+        answer
+    }
+
+    fn dispatch(&mut self, command: &Command, stop: &AtomicBool) -> Answer {
         match command {
             Command::ProtocolVersion => Ok("2".into()),
             Command::Name => Ok("tabula".into()),
@@ -104,12 +124,19 @@ impl Session {
             Command::Quit => Ok(String::new()),
             Command::ListGames => Ok(GameKind::ALL.map(GameKind::name).join("\n")),
             Command::SetGame(kind) => {
-                self.game = Game::new(*kind)?;
+                self.game = Game::new(*kind);
                 self.history.clear();
                 Ok(String::new())
             }
             Command::ClearBoard => {
-                self.game = Game::new(self.game.kind())?;
+                self.game = match &self.game {
+                    Game::Battleship(table) => {
+                        let mut table = table.clone();
+                        table.clear();
+                        Game::Battleship(table)
+                    }
+                    other => Game::new(other.kind()),
+                };
                 self.history.clear();
                 Ok(String::new())
             }
@@ -123,24 +150,30 @@ impl Session {
             Command::ShowBoard => Ok(format!("\n{}", self.picture())),
             Command::Position => Ok(match &self.game {
                 Game::Othello(p) => p.to_notation(),
+                Game::Shell(p) => p.to_notation(),
+                Game::Battleship(t) => t.to_notation(),
             }),
             Command::SetPosition(text) => {
-                let game = match &self.game {
+                self.game = match &self.game {
                     Game::Othello(_) => Game::Othello(othello::set_position(text)?),
+                    Game::Shell(_) => Game::Shell(shell::set_position(text)?),
+                    Game::Battleship(_) => Game::Battleship(battleship::set_position(text)?),
                 };
-                self.game = game;
                 self.history.clear();
                 Ok(String::new())
             }
             Command::Play { color, mv, claim } => {
                 let before = self.game.clone();
                 let answer = match &mut self.game {
-                    Game::Othello(p) => {
-                        if claim.is_some() {
-                            return Err("syntax error (usage: play COLOR MOVE)".into());
-                        }
-                        othello::play(p, *color, mv)
+                    Game::Othello(_) if claim.is_some() => {
+                        Err("syntax error (usage: play COLOR MOVE)".into())
                     }
+                    Game::Othello(p) => othello::play(p, *color, mv),
+                    Game::Shell(_) => Err(
+                        "play is not used in shell: both picks are resolved together with resolve_turn BLACK WHITE"
+                            .into(),
+                    ),
+                    Game::Battleship(t) => battleship::play(t, *color, mv, claim.as_ref()),
                 }?;
                 self.history.push(before);
                 Ok(answer)
@@ -149,9 +182,13 @@ impl Session {
             Command::RegGenmove(color) => self.genmove(*color, stop, false),
             Command::AllLegal(color) => Ok(match &self.game {
                 Game::Othello(p) => othello::all_legal(p, *color),
+                Game::Shell(p) => shell::all_legal(p),
+                Game::Battleship(t) => battleship::all_legal(t, *color),
             }),
             Command::IsLegal(color, mv) => Ok(match &self.game {
                 Game::Othello(p) => othello::is_legal(p, *color, mv),
+                Game::Shell(p) => shell::is_legal(p, mv),
+                Game::Battleship(t) => battleship::is_legal(t, *color, mv),
             }
             .to_string()),
             Command::Undo => match self.history.pop() {
@@ -164,12 +201,16 @@ impl Session {
             Command::Status => Ok(self.status().name().into()),
             Command::FinalScore => Ok(match &self.game {
                 Game::Othello(p) => othello::final_score(p),
+                Game::Shell(_) | Game::Battleship(_) => shell::final_score(self.status()),
             }),
             Command::TimeSettings {
                 main,
                 byo_yomi,
                 stones,
             } => {
+                if let Game::Battleship(t) = &mut self.game {
+                    battleship::time_settings(t, *main, *byo_yomi, *stones)?;
+                }
                 self.clock.set(*main, *byo_yomi, *stones);
                 Ok(String::new())
             }
@@ -178,6 +219,9 @@ impl Session {
                 seconds,
                 stones,
             } => {
+                if let Game::Battleship(t) = &mut self.game {
+                    battleship::time_left(t, *color, *seconds);
+                }
                 self.clock.left(*color, *seconds, *stones);
                 Ok(String::new())
             }
@@ -192,17 +236,69 @@ impl Session {
             }
             Command::Perft(depth) => match &self.game {
                 Game::Othello(p) => othello::perft(p, *depth),
+                _ => Err(self.not_in_this_game(command)),
             },
-            Command::ResolveTurn { .. }
-            | Command::Fleet { .. }
-            | Command::GenFleet(_)
-            | Command::Ready(_)
-            | Command::Start
-            | Command::Again
-            | Command::Score
-            | Command::OfferDraw(_)
-            | Command::AcceptDraw(_)
-            | Command::DeclineDraw(_) => Err(self.not_in_this_game(command)),
+            Command::ResolveTurn { black, white } => {
+                let before = self.game.clone();
+                let answer = match &mut self.game {
+                    Game::Shell(p) => shell::resolve_turn(p, black, white)?,
+                    _ => return Err(self.not_in_this_game(command)),
+                };
+                self.history.push(before);
+                Ok(answer)
+            }
+            Command::Fleet { color, ships } => match &mut self.game {
+                Game::Battleship(t) => battleship::fleet(t, *color, ships),
+                _ => Err(self.not_in_this_game(command)),
+            },
+            Command::GenFleet(color) => {
+                let Game::Battleship(table) = &mut self.game else {
+                    return Err(self.not_in_this_game(command));
+                };
+                let limits = Limits::depth(self.options.depth);
+                let mut think = Think {
+                    limits,
+                    rng: &mut self.rng,
+                    options: &self.options,
+                };
+                battleship::genfleet(table, *color, &mut think)
+            }
+            Command::Ready(color) => {
+                self.table(command, |t| t.ready(*color).map(|()| String::new()))
+            }
+            Command::Start => {
+                self.table(command, |t| t.start().map(|first| first.name().to_string()))
+            }
+            Command::Again => {
+                let answer = self.table(command, |t| t.again().map(|()| String::new()))?;
+                self.history.clear();
+                Ok(answer)
+            }
+            Command::Score => match &self.game {
+                Game::Battleship(t) => Ok(t.score().to_string()),
+                _ => Err(self.not_in_this_game(command)),
+            },
+            Command::OfferDraw(color) => {
+                self.table(command, |t| t.offer_draw(*color).map(|()| String::new()))
+            }
+            Command::AcceptDraw(color) => {
+                self.table(command, |t| t.accept_draw(*color).map(|()| String::new()))
+            }
+            Command::DeclineDraw(color) => {
+                self.table(command, |t| t.decline_draw(*color).map(|()| String::new()))
+            }
+        }
+    }
+
+    /// Runs a table command of Battleship; other games refuse it.
+    fn table<E: std::fmt::Display>(
+        &mut self,
+        command: &Command,
+        act: impl FnOnce(&mut Table) -> Result<String, E>,
+    ) -> Answer {
+        match &mut self.game {
+            Game::Battleship(table) => act(table).map_err(|e| e.to_string()),
+            _ => Err(self.not_in_this_game(command)),
         }
     }
 
@@ -217,12 +313,16 @@ impl Session {
     fn status(&self) -> Status {
         match &self.game {
             Game::Othello(p) => p.status(),
+            Game::Shell(p) => p.status(),
+            Game::Battleship(t) => t.status(),
         }
     }
 
     fn picture(&self) -> String {
         match &self.game {
             Game::Othello(p) => p.picture(),
+            Game::Shell(p) => p.picture(),
+            Game::Battleship(t) => t.picture(Color::Black),
         }
     }
 
@@ -232,6 +332,8 @@ impl Session {
         let started = Instant::now();
         let moves_left = match &self.game {
             Game::Othello(p) => (p.board().empty().count_ones() / 2).max(1),
+            Game::Shell(p) => shell::moves_left(p),
+            Game::Battleship(t) => battleship::moves_left(t, color),
         };
         let deadline = self
             .think_time(color, moves_left)
@@ -249,6 +351,8 @@ impl Session {
         let before = self.game.clone();
         let answer = match &mut self.game {
             Game::Othello(p) => othello::genmove(p, color, &mut think, commit),
+            Game::Shell(p) => shell::genmove(p, color, &mut think),
+            Game::Battleship(t) => battleship::genmove(t, color, &mut think, commit),
         }?;
         if self.game != before {
             self.history.push(before);

@@ -1,0 +1,136 @@
+//! Battleship's side of the session: fleets and cells from text, shots judged or
+//! reported, the table's commands, and answers as text. Rules stay in
+//! `games::battleship`; the players read only a shooter's view.
+
+use super::{Answer, Refusal, Think};
+use crate::ai;
+use crate::games::Color;
+use crate::games::battleship::{Cell, Clock, Fleet, ShotResult, Table, TimeControl};
+use crate::protocol::command::ShotClaim;
+
+fn parse_cell(text: &str) -> Result<Cell, Refusal> {
+    Cell::parse(text).ok_or_else(|| format!("syntax error: {text:?} is not a cell (A1 to J10)"))
+}
+
+fn refused(error: impl std::fmt::Display) -> Refusal {
+    error.to_string()
+}
+
+pub fn set_position(text: &str) -> Result<Table, Refusal> {
+    Table::from_notation(text).map_err(|e| format!("invalid position: {e}"))
+}
+
+pub fn fleet(table: &mut Table, color: Color, ships: &str) -> Answer {
+    let fleet = Fleet::parse(ships).map_err(|e| format!("invalid fleet: {e}"))?;
+    table.place_fleet(color, fleet).map_err(refused)?;
+    Ok(String::new())
+}
+
+pub fn genfleet(table: &mut Table, color: Color, think: &mut Think<'_>) -> Answer {
+    let fleet = ai::battleship::random_fleet(think.rng);
+    let answer = fleet.to_string();
+    table.place_fleet(color, fleet).map_err(refused)?;
+    Ok(answer)
+}
+
+/// `play COLOR CELL [RESULT]`: judged when the session knows the target fleet,
+/// otherwise recorded from the caller's result after a check that it is possible.
+pub fn play(table: &mut Table, color: Color, text: &str, claim: Option<&ShotClaim>) -> Answer {
+    let cell = parse_cell(text)?;
+    let result = match claim {
+        None if table.fleet(color.opponent()).is_none() => {
+            return Err(format!(
+                "the target fleet is unknown: give the result (play {} {cell} miss|hit|sunk TYPE)",
+                color.name()
+            ));
+        }
+        None => table.shoot(color, cell),
+        Some(claim) => {
+            let reported = ShotResult::parse(&claim.to_string()).ok_or_else(|| {
+                format!("syntax error: {claim:?} is not a shot result (miss, hit, sunk TYPE)")
+            })?;
+            table.shoot_reported(color, cell, reported)
+        }
+    }
+    .map_err(|e| format!("illegal move: {e}"))?;
+    Ok(result.to_string())
+}
+
+/// The cell `color` should fire at, from its view alone; fired when the session
+/// knows the target fleet and `commit` is set.
+pub fn genmove(table: &mut Table, color: Color, think: &mut Think<'_>, commit: bool) -> Answer {
+    match table.turn() {
+        Some(turn) if turn == color => {}
+        Some(turn) => return Err(format!("{} is to shoot", turn.name())),
+        None => return Err("nobody is to shoot (the game has not started or is over)".into()),
+    }
+    let view = table.target_view(color);
+    let cell = ai::battleship::hunt(view, think.rng).ok_or("no open cell")?;
+    if commit && table.fleet(color.opponent()).is_some() {
+        let result = table
+            .shoot(color, cell)
+            .map_err(|e| format!("internal error: {e}"))?;
+        Ok(format!("{cell} {result}"))
+    } else {
+        Ok(cell.to_string())
+    }
+}
+
+pub fn all_legal(table: &Table, color: Color) -> String {
+    table
+        .legal_shots(color)
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+pub fn is_legal(table: &Table, color: Color, text: &str) -> bool {
+    Cell::parse(text).is_some_and(|cell| table.is_legal(color, cell))
+}
+
+/// `time_settings` for the table's clocks (B11): `main` seconds each, plus the
+/// byo-yomi time as an increment per shot when `stones` is 0. GTP's "no limit"
+/// (`main` 0) makes the clocks unlimited. Only before the start.
+pub fn time_settings(
+    table: &mut Table,
+    main: f64,
+    byo_yomi: f64,
+    stones: u32,
+) -> Result<(), Refusal> {
+    let control = if main > 0.0 {
+        let increment = if stones == 0 { byo_yomi } else { 0.0 };
+        TimeControl::Timed {
+            main_ms: (main * 1000.0).round() as u64,
+            increment_ms: (increment * 1000.0).round() as u64,
+        }
+    } else {
+        TimeControl::Unlimited
+    };
+    let mut copy = table.clone();
+    for color in Color::ALL {
+        copy.set_time_control(color, control).map_err(refused)?;
+    }
+    *table = copy;
+    Ok(())
+}
+
+/// `time_left` for the shooter: its clock runs down to `seconds`; at zero its flag
+/// falls and it loses (B11). The other side's clock does not run (B11), so a report
+/// for it changes nothing; neither does one before the start or after the end.
+pub fn time_left(table: &mut Table, color: Color, seconds: f64) {
+    if table.turn() != Some(color) {
+        return;
+    }
+    if let Clock::Timed { left_ms, .. } = table.clock(color) {
+        let now_ms = (seconds * 1000.0).round() as u64;
+        if now_ms < left_ms {
+            let _ = table.elapse(left_ms - now_ms);
+        }
+    }
+}
+
+/// A rough count of the shots left, for the clock's share.
+pub fn moves_left(table: &Table, color: Color) -> u32 {
+    (table.target_view(color).open_cells().count() as u32 / 2).max(1)
+}
