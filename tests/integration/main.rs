@@ -1,10 +1,12 @@
 //! The integration tests: the real `tabula` binary driven through pipes as a GUI
 //! would drive it, plus property tests over the rules libraries.
 
+mod battleship;
 mod battleship_props;
 mod common;
 mod framing;
 mod othello;
 mod othello_props;
 mod session_fuzz;
+mod shell;
 mod shell_props;

@@ -38,7 +38,7 @@ pub type Answer = Result<String, Refusal>;
 pub enum Game {
     Othello(OthelloPosition),
     Shell(ShellPosition),
-    Battleship(Table),
+    Battleship(Box<Table>),
 }
 
 impl Game {
@@ -47,7 +47,7 @@ impl Game {
         match kind {
             GameKind::Othello => Game::Othello(OthelloPosition::start()),
             GameKind::Shell => Game::Shell(ShellPosition::new()),
-            GameKind::Battleship => Game::Battleship(Table::new()),
+            GameKind::Battleship => Game::Battleship(Box::default()),
         }
     }
 
@@ -157,7 +157,9 @@ impl Session {
                 self.game = match &self.game {
                     Game::Othello(_) => Game::Othello(othello::set_position(text)?),
                     Game::Shell(_) => Game::Shell(shell::set_position(text)?),
-                    Game::Battleship(_) => Game::Battleship(battleship::set_position(text)?),
+                    Game::Battleship(_) => {
+                        Game::Battleship(Box::new(battleship::set_position(text)?))
+                    }
                 };
                 self.history.clear();
                 Ok(String::new())

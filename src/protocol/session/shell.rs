@@ -49,7 +49,7 @@ pub fn genmove(position: &Position, color: Color, think: &mut Think<'_>) -> Answ
 
 /// A rough count of the turns left, for the clock's share.
 pub fn moves_left(position: &Position) -> u32 {
-    (position.empty_cells().len() as u32 / 3).max(1)
+    (position.empty_cells().len() / 3).max(1)
 }
 
 pub fn final_score(status: Status) -> String {

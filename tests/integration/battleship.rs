@@ -1,0 +1,198 @@
+//! Battleship through the real binary (B1–B11): a referee session that knows both
+//! fleets, and two player sessions that each know only their own, agreeing shot by
+//! shot.
+
+use crate::common::Engine;
+
+fn battleship_engine(seed: u64) -> Engine {
+    let mut engine = Engine::start(&["--game", "battleship"]);
+    engine.ok(&format!("set_option seed {seed}"));
+    engine
+}
+
+const FLEET: &str = "A1-A4 C1-C3 E1-E3 G1-G2 I1-I2 A6-B6 A8 C8 E8 G8";
+
+#[test]
+fn two_players_and_a_referee_agree_shot_by_shot() {
+    for round in 0..2 {
+        let mut black = battleship_engine(10 + round);
+        let mut white = battleship_engine(20 + round);
+        let mut referee = battleship_engine(30 + round);
+        let black_fleet = black.ok("genfleet black");
+        let white_fleet = white.ok("genfleet white");
+        referee.ok(&format!("fleet black {black_fleet}"));
+        referee.ok(&format!("fleet white {white_fleet}"));
+        for engine in [&mut black, &mut white, &mut referee] {
+            engine.ok("ready white");
+            assert_eq!(engine.ok("start"), "black", "B7: the host shoots first");
+        }
+        let mut shots = 0;
+        while referee.ok("status") == "ongoing" {
+            let shooter = if referee.ok("all_legal black").is_empty() {
+                "white"
+            } else {
+                "black"
+            };
+            let (me, target) = if shooter == "black" {
+                (&mut black, &mut white)
+            } else {
+                (&mut white, &mut black)
+            };
+            let cell = me.ok(&format!("genmove {shooter}"));
+            assert!(
+                !cell.contains(' '),
+                "the shooter's session cannot judge: {cell}"
+            );
+            let result = referee.ok(&format!("play {shooter} {cell}"));
+            assert_eq!(
+                target.ok(&format!("play {shooter} {cell}")),
+                result,
+                "the target's own fleet agrees"
+            );
+            me.ok(&format!("play {shooter} {cell} {result}"));
+            shots += 1;
+            assert!(shots <= 200, "B5: every shot spends a cell, so a game ends");
+        }
+        assert!(
+            shots >= 20,
+            "B7: a win needs all 20 ship cells hit ({shots} shots)"
+        );
+        let status = referee.ok("status");
+        assert!(status == "black_wins" || status == "white_wins", "{status}");
+        assert_eq!(black.ok("status"), status);
+        assert_eq!(white.ok("status"), status);
+        let score = referee.ok("score");
+        assert_eq!(black.ok("score"), score);
+        assert_eq!(white.ok("score"), score);
+        let final_score = if status == "black_wins" { "B+1" } else { "W+1" };
+        assert_eq!(referee.ok("final_score"), final_score);
+    }
+}
+
+#[test]
+fn the_referee_answers_cell_and_result_for_genmove() {
+    let mut referee = battleship_engine(3);
+    referee.ok("genfleet black");
+    referee.ok("genfleet white");
+    referee.ok("ready white");
+    referee.ok("start");
+    let answer = referee.ok("genmove black");
+    let mut words = answer.split(' ');
+    let cell = words.next().expect("a cell");
+    let result: Vec<&str> = words.collect();
+    assert!(
+        matches!(result.as_slice(), ["miss"] | ["hit"] | ["sunk", _]),
+        "{answer}"
+    );
+    // B5: the same cell cannot be shot again, by anyone.
+    assert_eq!(referee.ok(&format!("is_legal black {cell}")), "false");
+    referee.ok("undo");
+    assert_eq!(referee.ok(&format!("is_legal black {cell}")), "true");
+}
+
+#[test]
+fn refusals_give_a_reason_and_change_nothing() {
+    let mut engine = battleship_engine(1);
+    let fresh = engine.ok("position");
+    for (line, expected) in [
+        ("fleet black A1-A4", "invalid fleet"),
+        (
+            "fleet black A1-A4 C1-C3 E1-E3 G1-G2 I1-I2 A6-B6 A8 C8 E8 F8",
+            "invalid fleet",
+        ),
+        (
+            "fleet black A1-B2 C1-C3 E1-E3 G1-G2 I1-I2 A6-B6 A8 C8 E8 G8",
+            "invalid fleet",
+        ),
+        (
+            "fleet black A1-A4 C1-C3 E1-E3 G1-G2 I1-I2 A6-B6 A8 C8 E8 K8",
+            "invalid fleet",
+        ),
+        ("play black A1 miss", "illegal move"),
+        ("start", ""),
+        ("ready black", ""),
+        ("accept_draw white", ""),
+        ("again", ""),
+    ] {
+        let message = engine.refused(line);
+        assert!(
+            message.starts_with(expected),
+            "{line:?} answered {message:?}"
+        );
+        assert_eq!(engine.ok("position"), fresh, "after {line:?}");
+    }
+    engine.ok(&format!("fleet white {FLEET}"));
+    engine.ok("genfleet black");
+    engine.ok("ready white");
+    engine.ok("start");
+    let started = engine.ok("position");
+    for (line, expected) in [
+        ("play white A1", "illegal move"), // black shoots first (B7)
+        ("play black K1", "syntax error"),
+        ("play black A1 sunk cruiser", "illegal move"), // disagrees with the known fleet
+        (&format!("fleet white {FLEET}") as &str, ""),  // no fleet after the start (B9)
+        ("accept_draw white", ""),                      // nothing offered (B8)
+    ] {
+        let message = engine.refused(line);
+        assert!(
+            message.starts_with(expected),
+            "{line:?} answered {message:?}"
+        );
+        assert_eq!(engine.ok("position"), started, "after {line:?}");
+    }
+    // A1 holds white's battleship: a hit, and black shoots again (B4); then the
+    // same cell is refused (B5).
+    assert_eq!(engine.ok("play black A1"), "hit");
+    assert!(engine.refused("play black A1").starts_with("illegal move"));
+    assert_eq!(engine.ok("all_legal white"), "");
+}
+
+#[test]
+fn draw_offers_and_the_table_score() {
+    let mut engine = battleship_engine(2);
+    engine.ok(&format!("fleet white {FLEET}"));
+    engine.ok("genfleet black");
+    engine.ok("ready white");
+    engine.ok("start");
+    engine.ok("offer_draw black");
+    assert!(
+        !engine.ask("offer_draw black").ok,
+        "B8: one offer per player per shot"
+    );
+    assert!(
+        !engine.ask("accept_draw black").ok,
+        "the offerer cannot accept"
+    );
+    engine.ok("accept_draw white");
+    assert_eq!(engine.ok("status"), "draw");
+    assert_eq!(engine.ok("score"), "black 0 white 0 draws 1");
+    engine.ok("again");
+    assert_eq!(
+        engine.ok("score"),
+        "black 0 white 0 draws 1",
+        "B10: the score is kept"
+    );
+    engine.ok(&format!("fleet white {FLEET}"));
+    engine.ok("genfleet black");
+    engine.ok("ready white");
+    assert_eq!(
+        engine.ok("start"),
+        "white",
+        "B7: the first shooter alternates"
+    );
+}
+
+#[test]
+fn a_flag_fall_loses() {
+    let mut engine = battleship_engine(4);
+    engine.ok("time_settings 60 0 0");
+    engine.ok(&format!("fleet white {FLEET}"));
+    engine.ok("genfleet black");
+    engine.ok("ready white");
+    engine.ok("start");
+    engine.ok("time_left black 30 0");
+    assert_eq!(engine.ok("status"), "ongoing");
+    engine.ok("time_left black 0 0");
+    assert_eq!(engine.ok("status"), "white_wins", "B11: black's flag fell");
+    assert_eq!(engine.ok("score"), "black 0 white 1 draws 0");
+}
