@@ -1,5 +1,6 @@
 //! `tabula bench`: figures for people, never assertions. Prints what it measured and
-//! how, so a run can be reproduced and compared.
+//! how, so a run can be reproduced and compared. One submodule per benchmark family;
+//! `tabula bench WHAT` picks one.
 
 use std::time::Instant;
 
