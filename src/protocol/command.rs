@@ -41,7 +41,8 @@ pub enum Command {
     SetGame(GameKind),
     ClearBoard,
     BoardSize(u32),
-    ShowBoard,
+    /// `showboard [COLOR]`: the colour is whose view Battleship draws (default black).
+    ShowBoard(Option<Color>),
     Position,
     SetPosition(String),
     /// `play COLOR MOVE [RESULT]`: the result only in Battleship's player mode.
@@ -108,7 +109,7 @@ impl Command {
             Command::SetGame(_) => "set_game",
             Command::ClearBoard => "clear_board",
             Command::BoardSize(_) => "boardsize",
-            Command::ShowBoard => "showboard",
+            Command::ShowBoard(_) => "showboard",
             Command::Position => "position",
             Command::SetPosition(_) => "set_position",
             Command::Play { .. } => "play",
@@ -168,6 +169,8 @@ impl fmt::Display for Command {
             | Command::AcceptDraw(color)
             | Command::DeclineDraw(color) => write!(f, " {}", color.name()),
             Command::IsLegal(color, mv) => write!(f, " {} {mv}", color.name()),
+            Command::ShowBoard(Some(color)) => write!(f, " {}", color.name()),
+            Command::ShowBoard(None) => Ok(()),
             Command::TimeSettings {
                 main,
                 byo_yomi,
@@ -189,7 +192,6 @@ impl fmt::Display for Command {
             | Command::Quit
             | Command::ListGames
             | Command::ClearBoard
-            | Command::ShowBoard
             | Command::Position
             | Command::Undo
             | Command::Status

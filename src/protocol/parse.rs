@@ -241,8 +241,8 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "showboard",
-        usage: "showboard",
-        args: |i| none(i, Command::ShowBoard),
+        usage: "showboard [COLOR]",
+        args: |i| map(opt(arg(color)), Command::ShowBoard).parse(i),
     },
     Spec {
         name: "position",
@@ -625,7 +625,7 @@ mod tests {
             "set_game othello",
             "clear_board",
             "boardsize 8",
-            "showboard",
+            "showboard white",
             "position",
             "set_position a b",
             "play black d3",

@@ -1,7 +1,12 @@
 //! Property tests of the Othello rules (O2–O4) over random games.
 
+use std::sync::atomic::AtomicBool;
+
 use proptest::prelude::*;
+use tabula::games::GameKind;
 use tabula::games::othello::{Move, Position};
+use tabula::protocol::Session;
+use tabula::protocol::parse::parse_line;
 use tabula::rng::Rng;
 
 /// A position reached by `plies` random legal moves from the start.
@@ -43,7 +48,7 @@ proptest! {
     }
 
     #[test]
-    fn play_then_undo_restores_and_notation_round_trips(seed in any::<u64>(), plies in 0usize..70) {
+    fn notation_round_trips(seed in any::<u64>(), plies in 0usize..70) {
         let position = random_position(seed, plies);
         let text = position.to_notation();
         let parsed = Position::from_notation(&text).expect("a reached position parses");
@@ -71,5 +76,28 @@ proptest! {
         let mut copy = position;
         prop_assert!(copy.play(side.opponent(), Move::Place(square)).is_err() || position.is_over());
         if !position.is_over() { prop_assert_eq!(copy, position); }
+    }
+
+    #[test]
+    fn play_then_undo_restores_the_session(seed in any::<u64>(), plies in 1usize..61) {
+        let stop = AtomicBool::new(false);
+        let mut session = Session::new(GameKind::Othello);
+        let mut rng = Rng::new(seed);
+        let mut position = Position::start();
+        let mut before = Vec::new();
+        for _ in 0..plies {
+            let moves = position.legal_moves();
+            let Some(&mv) = rng.choose(&moves) else { break };
+            let side = position.side_to_move();
+            before.push(session.clone());
+            let (_, command) = parse_line(&format!("play {} {mv}", side.name()));
+            prop_assert!(session.handle(&command.expect("parses"), &stop).is_ok());
+            position.play(side, mv).expect("legal");
+        }
+        while let Some(previous) = before.pop() {
+            let (_, undo) = parse_line("undo");
+            prop_assert!(session.handle(&undo.expect("parses"), &stop).is_ok());
+            prop_assert_eq!(&session, &previous);
+        }
     }
 }

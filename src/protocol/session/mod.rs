@@ -147,7 +147,9 @@ impl Session {
                     Err("unacceptable size".into())
                 }
             }
-            Command::ShowBoard => Ok(format!("\n{}", self.picture())),
+            Command::ShowBoard(view) => {
+                Ok(format!("\n{}", self.picture(view.unwrap_or(Color::Black))))
+            }
             Command::Position => Ok(match &self.game {
                 Game::Othello(p) => p.to_notation(),
                 Game::Shell(p) => p.to_notation(),
@@ -320,11 +322,12 @@ impl Session {
         }
     }
 
-    fn picture(&self) -> String {
+    /// The board for people; Battleship draws it as `view` pictures it.
+    fn picture(&self, view: Color) -> String {
         match &self.game {
             Game::Othello(p) => p.picture(),
             Game::Shell(p) => p.picture(),
-            Game::Battleship(t) => t.picture(Color::Black),
+            Game::Battleship(t) => t.picture(view),
         }
     }
 
