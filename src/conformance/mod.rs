@@ -25,7 +25,7 @@ use std::time::Duration;
 
 pub use engine::Fault;
 pub use runner::{Config, Outcome, Reason, Suite, Summary, run};
-pub use suite::{Expectation, ParseError, Step};
+pub use suite::{Expectation, ParseError, Pattern, Step};
 
 /// Why the suite's files could not be found or read.
 #[derive(Debug)]

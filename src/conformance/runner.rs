@@ -17,6 +17,9 @@ use super::suite::{Answer, Check, Expectation, Known, Step, Verdict};
 /// How long a quitting engine gets before it is killed.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
 
+/// How much of a long answer a report line shows.
+const REPORTED_CHARS: usize = 300;
+
 /// The engine to test and the per-command time limit.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -211,8 +214,8 @@ fn report(
     )?;
     match reason {
         None => writeln!(out),
-        Some(Reason::Mismatch(text)) => writeln!(out, " | got {text:?}"),
-        Some(Reason::ErrorAnswer(text)) => writeln!(out, " | got error {text:?}"),
+        Some(Reason::Mismatch(text)) => writeln!(out, " | got {:?}", shortened(text)),
+        Some(Reason::ErrorAnswer(text)) => writeln!(out, " | got error {:?}", shortened(text)),
         Some(Reason::Fault(fault)) => writeln!(out, " | got no answer: {fault}"),
         Some(Reason::NotRun { line_no: 0, fault }) => {
             writeln!(out, " | not run: {fault}")
@@ -220,6 +223,14 @@ fn report(
         Some(Reason::NotRun { line_no, fault }) => {
             writeln!(out, " | not run: {fault} at line {line_no}")
         }
+    }
+}
+
+/// An answer as reported: its first [`REPORTED_CHARS`] characters, then `…`.
+fn shortened(text: &str) -> String {
+    match text.char_indices().nth(REPORTED_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
     }
 }
 
@@ -258,6 +269,14 @@ mod tests {
             judge(&expect(Known::ToFail), answer(Failure, "illegal move")),
             Outcome::ExpectedFailure(Reason::ErrorAnswer("illegal move".into()))
         );
+    }
+
+    #[test]
+    fn long_answers_are_shortened_in_reports() {
+        assert_eq!(shortened("short"), "short");
+        let long = "é".repeat(REPORTED_CHARS + 5);
+        assert_eq!(shortened(&long).chars().count(), REPORTED_CHARS + 1);
+        assert!(shortened(&long).ends_with('…'));
     }
 
     #[test]

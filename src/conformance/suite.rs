@@ -9,7 +9,7 @@
 //!   after it may be `#? [REGEX]`, the pattern its whole answer text must match
 //!   (`#? [!REGEX]` must not match; a `*` after the closing bracket marks a known,
 //!   expected failure). Without a `#?` line, or with an empty one, the case passes on
-//!   any success answer;
+//!   any success answer; `#? []` expects an empty answer;
 //! - an error answer (`?`) always fails a case, negated or not;
 //! - other lines starting with `#`, and blank lines, are comments.
 //!
@@ -58,12 +58,18 @@ pub enum Known {
 /// What a case's answer must look like.
 #[derive(Debug, Clone)]
 pub struct Expectation {
-    /// The pattern as written between the brackets (without `!`); empty for "any
-    /// success".
-    pub source: String,
+    pub pattern: Pattern,
     pub sense: Sense,
     pub known: Known,
-    regex: Regex,
+}
+
+/// The pattern a case's answer text is held to.
+#[derive(Debug, Clone)]
+pub enum Pattern {
+    /// No pattern (a numbered command without `#?`, or an empty `#?`): any success.
+    AnySuccess,
+    /// `#? [SOURCE]`: the source as written, and its compiled, anchored form.
+    Regex { source: String, regex: Regex },
 }
 
 /// A received answer: success or failure, and its text.
@@ -94,19 +100,24 @@ pub enum Verdict {
 impl Expectation {
     /// The expectation of a numbered command with no pattern: any success.
     pub fn any_success() -> Expectation {
-        Expectation::new("", Sense::Matches, Known::ToPass)
-            .unwrap_or_else(|_| unreachable!("the empty pattern compiles"))
+        Expectation {
+            pattern: Pattern::AnySuccess,
+            sense: Sense::Matches,
+            known: Known::ToPass,
+        }
     }
 
-    /// Compiles `source`, anchored to the whole answer.
+    /// Compiles `source`, anchored to the whole answer (`[]` matches only an empty
+    /// answer).
     pub fn new(source: &str, sense: Sense, known: Known) -> Result<Expectation, regex::Error> {
-        let body = if source.is_empty() { ".*" } else { source };
-        let regex = Regex::new(&format!(r"(?ms)\A(?:{body})\z"))?;
+        let regex = Regex::new(&format!(r"(?ms)\A(?:{source})\z"))?;
         Ok(Expectation {
-            source: source.to_string(),
+            pattern: Pattern::Regex {
+                source: source.to_string(),
+                regex,
+            },
             sense,
             known,
-            regex,
         })
     }
 
@@ -115,7 +126,10 @@ impl Expectation {
         if answer.status == AnswerStatus::Failure {
             return Verdict::ErrorAnswer;
         }
-        let matches = self.regex.is_match(&answer.text);
+        let matches = match &self.pattern {
+            Pattern::AnySuccess => true,
+            Pattern::Regex { regex, .. } => regex.is_match(&answer.text),
+        };
         match (self.sense, matches) {
             (Sense::Matches, true) | (Sense::DoesNotMatch, false) => Verdict::Pass,
             _ => Verdict::Mismatch,
@@ -126,15 +140,15 @@ impl Expectation {
 impl fmt::Display for Expectation {
     /// The pattern as it would be written after `#? ` (`[!e5]*`), or `any success`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.source.is_empty() && self.sense == Sense::Matches {
-            f.write_str("any success")?;
-        } else {
-            let bang = if self.sense == Sense::DoesNotMatch {
-                "!"
-            } else {
-                ""
-            };
-            write!(f, "[{bang}{}]", self.source)?;
+        match &self.pattern {
+            Pattern::AnySuccess => f.write_str("any success")?,
+            Pattern::Regex { source, .. } => {
+                let bang = match self.sense {
+                    Sense::Matches => "",
+                    Sense::DoesNotMatch => "!",
+                };
+                write!(f, "[{bang}{source}]")?;
+            }
         }
         if self.known == Known::ToFail {
             f.write_str("*")?;
@@ -334,7 +348,7 @@ mod tests {
         );
         assert_eq!(third.to_string(), "[!e5]*");
         let (_, fourth) = expectation(&steps[3]);
-        assert_eq!(fourth.source, "spaced");
+        assert_eq!(fourth.to_string(), "[spaced]");
     }
 
     #[test]
@@ -359,6 +373,15 @@ mod tests {
         let digits = Expectation::new(r"\d+", Sense::Matches, Known::ToPass).unwrap();
         assert_eq!(digits.judge(&success("1234")), Verdict::Pass);
         assert_eq!(digits.judge(&success("12 34")), Verdict::Mismatch);
+    }
+
+    #[test]
+    fn empty_brackets_match_only_an_empty_answer() {
+        let steps = parse("1 boardsize 8\n#? []\n").unwrap();
+        let (_, expected) = expectation(&steps[0]);
+        assert_eq!(expected.to_string(), "[]");
+        assert_eq!(expected.judge(&success("")), Verdict::Pass);
+        assert_eq!(expected.judge(&success("x")), Verdict::Mismatch);
     }
 
     #[test]
