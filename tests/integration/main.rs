@@ -2,6 +2,7 @@
 //! would drive it, plus property tests over the rules libraries.
 
 mod common;
+mod conformance;
 mod framing;
 mod othello;
 mod othello_props;
