@@ -1,7 +1,8 @@
 //! The `tabula` binary: the engine (no subcommand) and its tools.
 //!
-//! Exit codes: 0 on success (a closed stdout counts as success), 1 on an error,
-//! 2 on bad command-line arguments (clap's own).
+//! Exit codes: 0 on success (a closed stdout counts as success), 1 on an error or
+//! when a conformance case failed unexpectedly, 2 on bad command-line arguments
+//! (clap's own).
 
 use std::io::{self, BufReader};
 use std::process::ExitCode;
@@ -13,6 +14,7 @@ use tabula::games::GameKind;
 use tabula::protocol::{Session, engine};
 
 mod bench;
+mod conformance_cli;
 
 #[derive(Parser)]
 #[command(
@@ -35,6 +37,8 @@ struct Cli {
 enum Tool {
     /// Benchmarks: perft speed and more.
     Bench(bench::BenchArgs),
+    /// Runs the conformance suite (`.tst` files) against an engine command.
+    Conformance(conformance_cli::ConformanceArgs),
 }
 
 fn game_kind(name: &str) -> Result<GameKind> {
@@ -42,15 +46,17 @@ fn game_kind(name: &str) -> Result<GameKind> {
         .ok_or_else(|| anyhow!("unknown game {name:?} (games: othello, battleship, shell)"))
 }
 
-fn run(cli: Cli) -> Result<()> {
+fn run(cli: Cli) -> Result<ExitCode> {
     let kind = game_kind(&cli.game)?;
     match cli.tool {
         None => {
             let session = Session::new(kind);
             let stdin = BufReader::new(io::stdin());
-            engine::run(stdin, io::stdout(), session).context("engine input/output")
+            engine::run(stdin, io::stdout(), session).context("engine input/output")?;
+            Ok(ExitCode::SUCCESS)
         }
-        Some(Tool::Bench(args)) => bench::run(&args, kind),
+        Some(Tool::Bench(args)) => bench::run(&args, kind).map(|()| ExitCode::SUCCESS),
+        Some(Tool::Conformance(args)) => conformance_cli::run(args),
     }
 }
 
@@ -62,7 +68,7 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(error) => {
             eprintln!("tabula: {error:#}");
             ExitCode::FAILURE

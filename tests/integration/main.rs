@@ -4,6 +4,7 @@
 mod battleship;
 mod battleship_props;
 mod common;
+mod conformance;
 mod framing;
 mod othello;
 mod othello_props;

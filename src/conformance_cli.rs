@@ -1,0 +1,60 @@
+//! `tabula conformance`: runs `.tst` files against any engine command and prints one
+//! line per case that did not simply pass, then the counts; exit status 1 when a case
+//! failed unexpectedly.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use tabula::conformance::{self, Config};
+
+#[derive(Args)]
+pub struct ConformanceArgs {
+    /// The engine to test, split like a shell would (quotes allowed), e.g.
+    /// "/usr/games/gnugo --mode gtp". Each file gets a fresh engine started in the
+    /// file's folder.
+    #[arg(long)]
+    engine: String,
+    /// The longest any one answer may take, in seconds; past it the engine is killed
+    /// and its file's remaining cases fail.
+    #[arg(long, default_value = "10", value_parser = seconds)]
+    timeout: Duration,
+    /// `.tst` files or folders (every `.tst` file under them, sorted). Default:
+    /// `conformance/`.
+    paths: Vec<PathBuf>,
+}
+
+fn seconds(text: &str) -> Result<Duration, String> {
+    let value: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if value <= 0.0 {
+        return Err("the timeout must be positive".into());
+    }
+    Duration::try_from_secs_f64(value).map_err(|e| e.to_string())
+}
+
+pub fn run(args: ConformanceArgs) -> Result<ExitCode> {
+    let config = Config::new(&args.engine, args.timeout).context("--engine")?;
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from("conformance")]
+    } else {
+        args.paths
+    };
+    let files = conformance::collect(&paths)?;
+    let suites = conformance::load(&files)?;
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let summary = conformance::run(&config, &suites, &mut out)?;
+    summary.write(&mut out)?;
+    out.flush()?;
+    Ok(if summary.success() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

@@ -1,0 +1,285 @@
+//! `tabula conformance` through the real binary: against fake engines that crash, hang,
+//! talk garbage and answer wrongly (`tests/fakes/fake_gtp.py`), against tabula itself
+//! (`tests/fixtures/othello.tst` and the whole `conformance/` suite), and against
+//! GNU Go (`tests/fixtures/gnugo.tst`).
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const GNUGO: &str = "/usr/games/gnugo";
+
+/// What one run of `tabula conformance` printed and how it ended.
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: Option<i32>,
+    took: Duration,
+}
+
+impl Run {
+    /// The last line, which must be `N passed, N failed`.
+    fn counts(&self) -> &str {
+        self.stdout.lines().last().unwrap_or("")
+    }
+
+    /// The line before the counts.
+    fn other_counts(&self) -> &str {
+        let lines: Vec<&str> = self.stdout.lines().collect();
+        lines.len().checked_sub(2).map_or("", |i| lines[i])
+    }
+}
+
+/// Runs `tabula conformance ARGS…` from the repository root.
+fn conformance(args: &[&str]) -> Run {
+    let started = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .arg("conformance")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("tabula conformance runs");
+    Run {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        code: output.status.code(),
+        took: started.elapsed(),
+    }
+}
+
+/// The `--engine` line for the fake engine with `options`.
+fn fake(options: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fakes/fake_gtp.py");
+    format!("python3 '{}' {options}", script.display())
+}
+
+fn fixture(name: &str) -> String {
+    format!("tests/fixtures/{name}")
+}
+
+#[test]
+fn a_well_behaved_engine_passes_and_stars_are_counted_apart() {
+    let run = conformance(&["--engine", &fake(""), &fixture("fake/basic.tst")]);
+    assert_eq!(run.counts(), "9 passed, 0 failed", "{}", run.stdout);
+    assert_eq!(
+        run.other_counts(),
+        "1 files: 1 expected failures, 1 unexpected passes"
+    );
+    assert_eq!(run.code, Some(0));
+    assert!(
+        run.stdout
+            .contains("basic.tst:18: case 8 expected failure: 8 echo known bug | expected [fixed]* | got \"known bug\""),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("basic.tst:20: case 9 unexpected pass: 9 echo fixed")
+    );
+    assert!(!run.stdout.contains("FAILED"), "{}", run.stdout);
+}
+
+#[test]
+fn a_wrong_answer_fails_its_case_with_command_pattern_and_answer() {
+    let run = conformance(&[
+        "--engine",
+        &fake("--wrong-on name"),
+        &fixture("fake/wrong.tst"),
+    ]);
+    assert_eq!(run.counts(), "2 passed, 2 failed", "{}", run.stdout);
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stdout
+            .contains("wrong.tst:4: case 2 FAILED: 2 name | expected [fake] | got \"wrong\""),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(
+            "wrong.tst:6: case 3 FAILED: 3 fail | expected [.*] | got error \"failed on purpose\""
+        ),
+        "an error answer fails even `.*`: {}",
+        run.stdout
+    );
+}
+
+#[test]
+fn after_a_crash_the_file_fails_and_the_next_file_gets_a_fresh_engine() {
+    // The fake exits on its 4th command: in long.tst that is case 3; wrong.tst starts
+    // a fresh fake, whose cases 1 and 2 pass, case 3 fails (an error answer) and
+    // case 4 meets the crash again.
+    let run = conformance(&[
+        "--engine",
+        &fake("--crash-after 4"),
+        &fixture("fake/long.tst"),
+        &fixture("fake/wrong.tst"),
+    ]);
+    assert_eq!(run.counts(), "4 passed, 6 failed", "{}", run.stdout);
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stdout
+            .contains("long.tst:7: case 3 FAILED: 3 echo three | expected [three] | got no answer: the engine exited (exit status: 3)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(
+            "long.tst:11: case 5 FAILED: 5 echo five | expected [five]* | not run: the engine exited (exit status: 3) at line 7"
+        ),
+        "a fault is never an expected failure: {}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("wrong.tst:8: case 4 FAILED"));
+    assert!(!run.stdout.contains("wrong.tst:2:"), "{}", run.stdout);
+}
+
+#[test]
+fn a_hung_engine_is_killed_at_the_timeout() {
+    // The fake never answers `echo`: long.tst's set-up echo hangs (cases 3 to 6 fail),
+    // wrong.tst's case 4 hangs.
+    let run = conformance(&[
+        "--timeout",
+        "3",
+        "--engine",
+        &fake("--hang-on echo"),
+        &fixture("fake/long.tst"),
+        &fixture("fake/wrong.tst"),
+    ]);
+    assert_eq!(run.counts(), "4 passed, 6 failed", "{}", run.stdout);
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stdout
+            .contains("long.tst:7: case 3 FAILED: 3 echo three | expected [three] | not run: timeout: no answer within 3 s at line 6"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("wrong.tst:8: case 4 FAILED: 4 echo still talking | expected [still talking] | got no answer: timeout: no answer within 3 s"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.took < Duration::from_secs(30), "took {:?}", run.took);
+}
+
+#[test]
+fn garbage_fails_the_rest_of_the_file() {
+    let run = conformance(&[
+        "--engine",
+        &fake("--garbage-on name"),
+        &fixture("fake/wrong.tst"),
+    ]);
+    assert_eq!(run.counts(), "1 passed, 3 failed", "{}", run.stdout);
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stdout
+            .contains("case 2 FAILED: 2 name | expected [fake] | got no answer: garbage answer \"I am not a GTP engine\""),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("case 4 FAILED: 4 echo still talking | expected [still talking] | not run: garbage answer"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn an_engine_that_ignores_quit_is_killed_after_the_grace() {
+    let run = conformance(&[
+        "--engine",
+        &fake("--ignore-quit"),
+        &fixture("fake/wrong.tst"),
+        &fixture("fake/long.tst"),
+    ]);
+    assert_eq!(run.counts(), "9 passed, 1 failed", "{}", run.stdout);
+    // Two grace periods of 2 s, far from the fake's endless sleep.
+    assert!(run.took < Duration::from_secs(30), "took {:?}", run.took);
+}
+
+#[test]
+fn an_engine_that_cannot_start_fails_every_case() {
+    let run = conformance(&[
+        "--engine",
+        "/nonexistent/engine --flag",
+        &fixture("fake/wrong.tst"),
+    ]);
+    assert_eq!(run.counts(), "0 passed, 4 failed", "{}", run.stdout);
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stdout
+            .contains("not run: the engine did not start: /nonexistent/engine")
+    );
+}
+
+#[test]
+fn a_malformed_file_is_an_error_before_any_engine_runs() {
+    let run = conformance(&["--engine", &fake(""), &fixture("bad/orphan.tst")]);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr
+            .contains("orphan.tst: line 4: a `#?` line must follow a numbered command"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn tabula_passes_the_sample_othello_suite() {
+    let run = conformance(&[
+        "--engine",
+        env!("CARGO_BIN_EXE_tabula"),
+        &fixture("othello.tst"),
+    ]);
+    assert_eq!(run.counts(), "5 passed, 0 failed", "{}", run.stdout);
+    assert_eq!(
+        run.other_counts(),
+        "1 files: 1 expected failures, 0 unexpected passes"
+    );
+    assert_eq!(run.code, Some(0));
+}
+
+#[test]
+fn tabula_passes_the_whole_conformance_suite() {
+    let run = conformance(&["--engine", env!("CARGO_BIN_EXE_tabula"), "conformance/"]);
+    assert!(
+        run.counts().ends_with(" passed, 0 failed"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.counts().starts_with("0 passed"), "{}", run.stdout);
+    assert_eq!(run.code, Some(0), "{}", run.stdout);
+}
+
+#[test]
+fn the_default_suite_is_the_conformance_folder() {
+    let explicit = conformance(&["--engine", env!("CARGO_BIN_EXE_tabula"), "conformance/"]);
+    let default = conformance(&["--engine", env!("CARGO_BIN_EXE_tabula")]);
+    assert_eq!(default.stdout, explicit.stdout);
+}
+
+#[test]
+fn gnugo_runs_the_go_suite_with_exact_counts() {
+    assert!(
+        Path::new(GNUGO).exists(),
+        "GNU Go is not installed at {GNUGO}: run .ci/run (it installs it) or \
+         `apt-get install gnugo`"
+    );
+    let engine = format!("{GNUGO} --mode gtp");
+    let run = conformance(&["--engine", &engine, &fixture("gnugo.tst")]);
+    assert_eq!(run.counts(), "5 passed, 1 failed", "{}", run.stdout);
+    assert_eq!(
+        run.other_counts(),
+        "1 files: 1 expected failures, 0 unexpected passes"
+    );
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stdout
+            .contains("gnugo.tst:30: case 6 FAILED: 6 name | expected [tabula] | got \"GNU Go\""),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("gnugo.tst:34: case 7 expected failure"));
+}
