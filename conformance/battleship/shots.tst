@@ -213,3 +213,18 @@ set_position game=1 stage=white black=J1-J4,F1-F3,H1-H3,B1-B2,D1-D2,I6-J6,D8,F8,
 set_position game=1 stage=black black=J1-J4,F1-F3,H1-H3,B1-B2,D1-D2,I6-J6,D8,F8,H8,J8 white=A1-A4,C1-C3,E1-E3,G1-G2,I1-I2,A6-B6,A8,C8,E8,G8 shots=A9:miss offers=-- score=0,0,0 clocks=-,-
 45 position
 #? [game=1 stage=black black=J1-J4,F1-F3,H1-H3,B1-B2,D1-D2,I6-J6,D8,F8,H8,J8 white=A1-A4,C1-C3,E1-E3,G1-G2,I1-I2,A6-B6,A8,C8,E8,G8 shots=A1:hit,A2:hit,A3:hit,A4:sunk-battleship,A8:sunk-boat,B6:hit,A6:sunk-destroyer,C2:hit,C3:hit offers=-- score=0,0,0 clocks=-,-]
+
+# CONTRACT Battleship / B5 / B6: reg_genmove never answers a cell shot or ringed
+# already (the shots A1-A4, A6, B6, A8, C2, C3; the rings B1-B5, A5, A7, B7, B8, B9,
+# A9, C5-C7)
+46 reg_genmove black
+#? [!A[1-9]|B[1-9]|C[2-3]|C[5-7]]
+
+# CONTRACT Battleship: reg_genmove never fires
+47 position
+#? [game=1 stage=black black=J1-J4,F1-F3,H1-H3,B1-B2,D1-D2,I6-J6,D8,F8,H8,J8 white=A1-A4,C1-C3,E1-E3,G1-G2,I1-I2,A6-B6,A8,C8,E8,G8 shots=A1:hit,A2:hit,A3:hit,A4:sunk-battleship,A8:sunk-boat,B6:hit,A6:sunk-destroyer,C2:hit,C3:hit offers=-- score=0,0,0 clocks=-,-]
+
+# CONTRACT Battleship: the referee knows white's fleet: genmove fires and answers
+# the cell and its judged result
+48 genmove black
+#? [[A-J]([1-9]|10) (miss|hit|sunk (battleship|cruiser|destroyer|boat))]
