@@ -120,7 +120,7 @@ undo
 
 # CONTRACT Battleship: reg_genmove answers a cell white may shoot (not J1, J2: shot)
 23 reg_genmove white
-#? [!J1|J2]
+#? [!(J1|J2)]
 
 # CONTRACT Battleship: the answer is a cell
 24 reg_genmove white

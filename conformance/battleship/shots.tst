@@ -218,7 +218,7 @@ set_position game=1 stage=black black=J1-J4,F1-F3,H1-H3,B1-B2,D1-D2,I6-J6,D8,F8,
 # already (the shots A1-A4, A6, B6, A8, C2, C3; the rings B1-B5, A5, A7, B7, B8, B9,
 # A9, C5-C7)
 46 reg_genmove black
-#? [!A[1-9]|B[1-9]|C[2-3]|C[5-7]]
+#? [!(A[1-9]|B[1-9]|C[2-3]|C[5-7])]
 
 # CONTRACT Battleship: reg_genmove never fires
 47 position

@@ -5,7 +5,7 @@ set_option depth 2
 
 # CONTRACT Othello: reg_genmove answers one of black's legal moves...
 1 reg_genmove black
-#? [d3|c4|f5|e6]
+#? [(d3|c4|f5|e6)]
 
 # CONTRACT Othello: ...and never plays it
 2 position
@@ -18,7 +18,7 @@ genmove white
 
 # CONTRACT Othello: genmove answers a legal move, in lowercase...
 4 genmove b
-#? [d3|c4|f5|e6]
+#? [(d3|c4|f5|e6)]
 
 # CONTRACT Othello: ...and plays it: white is to move now
 5 position
@@ -31,7 +31,7 @@ genmove white
 # CONTRACT Othello / O2: after black d3 white has c3, e3, c5
 set_position -------------------X-------XX------XO--------------------------- O
 7 reg_genmove white
-#? [c3|e3|c5]
+#? [(c3|e3|c5)]
 
 # CONTRACT Othello: reg_genmove changed nothing
 8 position
@@ -52,7 +52,7 @@ set_position XXXXXXXXXXXXXXXXXXXXXXXXOXXXXXXXXXXXXXXXXXXXXXXXOXXXXXXO-XXXXXX- O
 
 # O3: black's genmove is one of a8, h8
 12 genmove black
-#? [a8|h8]
+#? [(a8|h8)]
 
 # O4 / CONTRACT Othello: after the end genmove is refused, nothing changes
 set_position X-XXXXXXOOXXXXXXOOOXXXXXOOOOXXXXOOOOOXXXOOOOOOXXOOOOOOOXXOXOXXXX O

@@ -119,6 +119,7 @@ set_position XOOOOOO--O--------O--------OX------XO--------------------------- X
 #? [true]
 
 play black h1
+# O2: all six discs b1..g1 flipped; b2, c3 on the diagonal are not bracketed
 #   expected:
 #   1 XXXXXXXX
 #   2 .O......
@@ -154,6 +155,7 @@ set_position ------------------------X-XXX----OOOX---XO-OX----OOO----X-X-X--- X
 #? [a5 c6 a7 b8 d8]
 
 play black c6
+# O2: all eight flanks flipped
 #   expected:
 #   1 ........
 #   2 ........

@@ -100,6 +100,7 @@ set_position OOOOOOOOOOOOOOOOOOOOOOOOXOOOOOOOOOOOOOOOOOOOOOOOXOOOOOOX-OOOOOO- X
 #? [pass]
 
 play b pass
+# O3: after black's forced pass white moves: a8 and h8
 18 all_legal white
 #? [a8 h8]
 

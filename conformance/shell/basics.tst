@@ -102,7 +102,7 @@ resolve_turn e5 d4
 
 # S3: ...never an occupied one
 23 genmove white
-#? [!e5|d4]
+#? [!(e5|d4)]
 
 # S3 / CONTRACT What the Shell: ...and changes nothing
 24 position

@@ -116,6 +116,7 @@ set_position ----------X---------O---------O----------OOX-----O--------E--------
 13 resolve_turn e5 i1
 #? [step 1 captures 3 0 captured_white c3 d4 f5 g5 e6 captured_egg e7 hatched_black a9 g9 i9 status ongoing]
 
+# S5 / S8: after: the hatched a9 g9 i9, the egg c9 left
 #   expected:
 #   1 . . . . . . . . O
 #   2 . X . . . . . . .
@@ -135,6 +136,7 @@ set_position XO-X---------------------------------------------------------------
 15 resolve_turn e5 c1
 #? [placed status ongoing]
 
+# S6: after: b1 c1 stay white
 #   expected:
 #   1 X O O X . . . . .
 #   5 . . . . X . . . .
@@ -154,6 +156,7 @@ set_position -O-X---------------------------------------------------------------
 18 resolve_turn a1 c1
 #? [step 1 captures 1 0 captured_white b1 c1 status ongoing]
 
+# S7: after: both white turtles gone
 #   expected:
 #   1 X . . X . . . . .
 #   eggs oldest first: none

@@ -38,6 +38,7 @@ set_position -------------------XXO-----X--------XXOO-OOX-O---------------------
 4 resolve_turn e5 a3
 #? [step 1 captures 2 2 captured_black b3 c3 a4 a5 captured_white c5 d5 f5 g5 vanished g9 i9 status ongoing]
 
+# S8 RULING: after: g9 i9 vanished, c9 still an egg
 #   expected:
 #   3 O . . O . . . . .
 #   5 . X . . X . . X .
@@ -126,6 +127,7 @@ set_position -OOX-----------------------------------------------------XOOE------
 14 resolve_turn a1 i5
 #? [step 1 captures 1 0 captured_white b1 c1 hatched_black g7 ; step 2 captures 1 0 captured_white e7 f7 status ongoing]
 
+# S8 RULING: after: e7 f7 removed although no egg hatched
 #   expected:
 #   1 X . . X . . . . .
 #   5 . . . . . . . . O
