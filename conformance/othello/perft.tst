@@ -44,36 +44,36 @@ play black f5
 #? [14]
 
 # CONTRACT Othello: a quarter of the 244 sequences of four moves begin with f5
-18 perft 3
+11 perft 3
 #? [61]
 
 # O3 / CONTRACT Othello: white must pass (the pass counts as a move), then black has
 # a8 or h8, then white passes again, then black fills the board and the game ends
 set_position XXXXXXXXXXXXXXXXXXXXXXXXOXXXXXXXXXXXXXXXXXXXXXXXOXXXXXXO-XXXXXX- O
-11 perft 1
+12 perft 1
 #? [1]
 
 # O3 / CONTRACT Othello: pass, then a8 or h8
-12 perft 2
+13 perft 2
 #? [2]
 
 # O3 / CONTRACT Othello: pass, a8|h8, pass
-13 perft 3
+14 perft 3
 #? [2]
 
 # O3 / CONTRACT Othello: pass, a8|h8, pass, h8|a8 (the board is full)
-14 perft 4
+15 perft 4
 #? [2]
 
 # O4 / CONTRACT Othello: a game that ends before the depth counts as one leaf
-15 perft 6
+16 perft 6
 #? [2]
 
 # O4 / CONTRACT Othello: a finished game (the seed's diagram 10) is one leaf at any depth
 set_position X-XXXXXXOOXXXXXXOOOXXXXXOOOOXXXXOOOOOXXXOOOOOOXXOOOOOOOXXOXOXXXX O
-16 perft 1
+17 perft 1
 #? [1]
 
 # O4 / CONTRACT Othello: a finished game is one leaf at any depth
-17 perft 5
+18 perft 5
 #? [1]
