@@ -5,12 +5,13 @@
 
 use std::io::{self, BufReader};
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, Result, anyhow};
 use clap::{Parser, Subcommand};
 
 use tabula::games::GameKind;
-use tabula::protocol::{Session, engine};
+use tabula::protocol::{Command, Session, engine};
 
 mod bench;
 
@@ -27,6 +28,10 @@ struct Cli {
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG overrides it.
     #[arg(long, default_value = "warn", global = true)]
     log_level: log::LevelFilter,
+    /// The engine's player: default (its own search), random or greedy (baselines);
+    /// the same as `set_option player NAME` at the start.
+    #[arg(long, default_value = "default")]
+    player: String,
     #[command(subcommand)]
     tool: Option<Tool>,
 }
@@ -46,7 +51,14 @@ fn run(cli: Cli) -> Result<()> {
     let kind = game_kind(&cli.game)?;
     match cli.tool {
         None => {
-            let session = Session::new(kind);
+            let mut session = Session::new(kind);
+            let option = Command::SetOption {
+                name: "player".into(),
+                value: cli.player.clone(),
+            };
+            session
+                .handle(&option, &AtomicBool::new(false))
+                .map_err(|refusal| anyhow!("--player: {refusal}"))?;
             let stdin = BufReader::new(io::stdin());
             engine::run(stdin, io::stdout(), session).context("engine input/output")
         }
