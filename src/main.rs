@@ -40,6 +40,8 @@ struct Cli {
 enum Tool {
     /// Benchmarks: perft speed and more.
     Bench(bench::BenchArgs),
+    /// The tournament manager: matches between engines, refereed move by move.
+    Arena(tabula::arena::ArenaArgs),
 }
 
 fn game_kind(name: &str) -> Result<GameKind> {
@@ -63,6 +65,7 @@ fn run(cli: Cli) -> Result<()> {
             engine::run(stdin, io::stdout(), session).context("engine input/output")
         }
         Some(Tool::Bench(args)) => bench::run(&args, kind),
+        Some(Tool::Arena(args)) => tabula::arena::run(&args, kind),
     }
 }
 
