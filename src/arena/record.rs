@@ -135,19 +135,19 @@ pub fn read(path: &str) -> Result<Vec<Finished>> {
     let mut tags: HashMap<String, String> = HashMap::new();
     for line in text.lines() {
         let line = line.trim();
-        if let Some(inner) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            if let Some((name, value)) = inner.split_once(' ') {
-                let value = value.trim();
-                let value = value
-                    .strip_prefix('"')
-                    .and_then(|v| v.strip_suffix('"'))
-                    .unwrap_or(value);
-                if name == "Event" && !tags.is_empty() {
-                    games.extend(finished(&tags));
-                    tags.clear();
-                }
-                tags.insert(name.to_string(), unescape(value));
+        if let Some(inner) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']'))
+            && let Some((name, value)) = inner.split_once(' ')
+        {
+            let value = value.trim();
+            let value = value
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .unwrap_or(value);
+            if name == "Event" && !tags.is_empty() {
+                games.extend(finished(&tags));
+                tags.clear();
             }
+            tags.insert(name.to_string(), unescape(value));
         }
     }
     games.extend(finished(&tags));

@@ -570,7 +570,7 @@ pub fn play(opening: &Opening, black: &mut Engine, white: &mut Engine, rules: Ru
         }
         match opening {
             Opening::Othello(p) => game.othello(*p),
-            Opening::Shell(p) => game.shell(p.clone()),
+            Opening::Shell(p) => game.shell(*p),
             Opening::Battleship => game.battleship(&mut fleets),
         }
     })();

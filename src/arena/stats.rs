@@ -262,7 +262,7 @@ impl Sprt {
             alpha: get("alpha")?,
             beta: get("beta")?,
         };
-        if !(sprt.elo0 < sprt.elo1) {
+        if sprt.elo0 >= sprt.elo1 || sprt.elo0.is_nan() || sprt.elo1.is_nan() {
             bail!("--sprt: elo0 must be below elo1");
         }
         for p in [sprt.alpha, sprt.beta] {
@@ -369,7 +369,7 @@ mod tests {
     fn pentanomial_counts_and_the_elo_line() {
         let tally = ten_pairs();
         assert_eq!(tally.penta, [1, 2, 3, 2, 2]);
-        assert_eq!((tally.wins, tally.losses, tally.draws), (7, 5, 8));
+        assert_eq!((tally.wins, tally.losses, tally.draws), (8, 6, 6));
         assert!(close(tally.score(), 11.0 / 20.0, 1e-12));
         // By hand: s = 5.5 / 10 = 0.55; v = (1·0.55² + 2·0.3² + 3·0.05² + 2·0.2² +
         // 2·0.45²) / 10 = 0.0975; σ = √(0.0975 / 10) = 0.098742;
@@ -382,11 +382,11 @@ mod tests {
         assert!(close(e.los, 0.69370, 1e-4), "{e:?}");
         assert_eq!(
             tally.elo_line(),
-            "Elo difference: 34.86 +/- 135.84, LOS: 69.4 %, DrawRatio: 40.0 %"
+            "Elo difference: 34.86 +/- 135.84, LOS: 69.4 %, DrawRatio: 30.0 %"
         );
         assert_eq!(
             tally.score_line("a", "b"),
-            "Score of a vs b: 7 - 5 - 8  [0.550] 20"
+            "Score of a vs b: 8 - 6 - 6  [0.550] 20"
         );
     }
 
