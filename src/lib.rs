@@ -12,11 +12,14 @@
 //! - [`ai`] owns the players. It reads the rules; the rules never read it.
 //! - [`protocol`] owns the text: parsing a line into a `Command`, framing a `Response`,
 //!   and the `Session` that holds one game and dispatches commands to it.
+//! - [`arena`] owns the tournament manager: child engines, a referee per game that
+//!   judges every move with [`games`], schedules, statistics and records.
 //! - [`conformance`] runs the conformance suite (`.tst` files) against any engine
 //!   command; it talks to engines only through their pipes.
 //! - [`rng`] is the one seeded random number generator every player uses.
 
 pub mod ai;
+pub mod arena;
 pub mod conformance;
 pub mod games;
 pub mod protocol;

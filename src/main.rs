@@ -6,12 +6,13 @@
 
 use std::io::{self, BufReader};
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, Result, anyhow};
 use clap::{Parser, Subcommand};
 
 use tabula::games::GameKind;
-use tabula::protocol::{Session, engine};
+use tabula::protocol::{Command, Session, engine};
 
 mod bench;
 mod conformance_cli;
@@ -29,6 +30,10 @@ struct Cli {
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG overrides it.
     #[arg(long, default_value = "warn", global = true)]
     log_level: log::LevelFilter,
+    /// The engine's player: default (its own search), random or greedy (baselines);
+    /// the same as `set_option player NAME` at the start.
+    #[arg(long, default_value = "default")]
+    player: String,
     #[command(subcommand)]
     tool: Option<Tool>,
 }
@@ -39,6 +44,8 @@ enum Tool {
     Bench(bench::BenchArgs),
     /// Runs the conformance suite (`.tst` files) against an engine command.
     Conformance(conformance_cli::ConformanceArgs),
+    /// The tournament manager: matches between engines, refereed move by move.
+    Arena(tabula::arena::ArenaArgs),
 }
 
 fn game_kind(name: &str) -> Result<GameKind> {
@@ -50,13 +57,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let kind = game_kind(&cli.game)?;
     match cli.tool {
         None => {
-            let session = Session::new(kind);
+            let mut session = Session::new(kind);
+            let option = Command::SetOption {
+                name: "player".into(),
+                value: cli.player.clone(),
+            };
+            session
+                .handle(&option, &AtomicBool::new(false))
+                .map_err(|refusal| anyhow!("--player: {refusal}"))?;
             let stdin = BufReader::new(io::stdin());
             engine::run(stdin, io::stdout(), session).context("engine input/output")?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Tool::Bench(args)) => bench::run(&args, kind).map(|()| ExitCode::SUCCESS),
         Some(Tool::Conformance(args)) => conformance_cli::run(args),
+        Some(Tool::Arena(args)) => tabula::arena::run(&args, kind).map(|()| ExitCode::SUCCESS),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The players: search, evaluation, targeting and placement, one submodule per game.
 //! A player reads the rules in [`crate::games`]; it never prints and never parses text.
 
+pub mod baseline;
 pub mod battleship;
 pub mod limits;
 pub mod othello;

@@ -1,6 +1,7 @@
 //! The integration tests: the real `tabula` binary driven through pipes as a GUI
 //! would drive it, plus property tests over the rules libraries.
 
+mod arena;
 mod battleship;
 mod battleship_props;
 mod common;

@@ -65,7 +65,9 @@ pub fn genmove(table: &mut Table, color: Color, think: &mut Think<'_>, commit: b
         None => return Err("nobody is to shoot (the game has not started or is over)".into()),
     }
     let view = table.target_view(color);
-    let cell = ai::battleship::hunt(view, think.rng).ok_or("no open cell")?;
+    let cell = ai::baseline::battleship(view, think.options.player, think.rng)
+        .or_else(|| ai::battleship::hunt(view, think.rng))
+        .ok_or("no open cell")?;
     if commit && table.fleet(color.opponent()).is_some() {
         let result = table
             .shoot(color, cell)

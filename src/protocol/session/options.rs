@@ -2,6 +2,7 @@
 //! leaves every option as it was (the session sets a copy and keeps it on success).
 
 use super::Refusal;
+use crate::ai::baseline::Player;
 
 /// The options every game's players read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,6 +17,8 @@ pub struct Options {
     pub hash_mib: u32,
     /// Seed of every random choice.
     pub seed: u64,
+    /// Who answers `genmove`: the engine's own player or a baseline.
+    pub player: Player,
 }
 
 impl Default for Options {
@@ -26,12 +29,13 @@ impl Default for Options {
             threads: 1,
             hash_mib: 16,
             seed: 0,
+            player: Player::Default,
         }
     }
 }
 
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 5] = ["movetime", "depth", "threads", "hash", "seed"];
+pub const OPTION_NAMES: [&str; 6] = ["movetime", "depth", "threads", "hash", "seed", "player"];
 
 fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
     name: &str,
@@ -56,6 +60,11 @@ impl Options {
             "threads" => self.threads = number(name, value, 1, 256)?,
             "hash" => self.hash_mib = number(name, value, 1, 65_536)?,
             "seed" => self.seed = number(name, value, 0, u64::MAX)?,
+            "player" => {
+                self.player = Player::from_name(value).ok_or_else(|| {
+                    "invalid value for player: expected default, random or greedy".to_string()
+                })?;
+            }
             _ => {
                 return Err(format!(
                     "unknown option (options: {})",

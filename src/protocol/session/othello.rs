@@ -71,6 +71,14 @@ pub fn genmove(
     if color != position.side_to_move() {
         return Err(format!("{} is not to move", color.name()));
     }
+    if let Some(mv) = ai::baseline::othello(position, think.options.player, think.rng) {
+        if commit {
+            position
+                .play(color, mv)
+                .map_err(|e| format!("internal error: {e}"))?;
+        }
+        return Ok(mv.to_string());
+    }
     let result = ai::othello::search(position, think.limits).ok_or("the game is over")?;
     log::info!(
         "othello search: {} score {} depth {} nodes {}",

@@ -1,0 +1,307 @@
+//! A child engine: a process speaking our protocol on piped stdin/stdout.
+//!
+//! A reader thread turns the engine's stdout into timestamped lines on a channel, so
+//! every read has a deadline and a hung engine never hangs the arena. Answers are read
+//! by their GTP 2 framing (`=`/`?`, optional id, text, empty line); anything else is a
+//! protocol error. The process is killed when the handle drops, so no engine outlives
+//! the arena.
+
+use std::fmt;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, anyhow, bail};
+
+use crate::games::GameKind;
+
+/// An engine as given on the command line: `NAME=COMMAND ARGS…`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    pub name: String,
+    pub program: String,
+    pub args: Vec<String>,
+}
+
+/// Splits a command line into words: spaces separate, single or double quotes group,
+/// a backslash escapes the next character outside single quotes.
+fn split_words(text: &str) -> Result<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('\''), c) => word.push(c),
+            (_, '\\') => {
+                word.push(
+                    chars
+                        .next()
+                        .ok_or_else(|| anyhow!("a trailing backslash"))?,
+                );
+                in_word = true;
+            }
+            (Some(_), c) => word.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        bail!("an unclosed quote");
+    }
+    if in_word {
+        words.push(word);
+    }
+    Ok(words)
+}
+
+impl EngineSpec {
+    /// Reads `NAME=COMMAND ARGS…`.
+    pub fn parse(text: &str) -> Result<EngineSpec> {
+        let (name, command) = text
+            .split_once('=')
+            .ok_or_else(|| anyhow!("--engine {text:?}: expected NAME=COMMAND"))?;
+        let name = name.trim();
+        if name.is_empty() || name.contains(['"', '\n']) {
+            bail!("--engine {text:?}: the name must be non-empty, without quotes");
+        }
+        let mut words = split_words(command).map_err(|e| anyhow!("--engine {text:?}: {e}"))?;
+        if words.is_empty() {
+            bail!("--engine {text:?}: the command is empty");
+        }
+        let program = words.remove(0);
+        Ok(EngineSpec {
+            name: name.to_string(),
+            program,
+            args: words,
+        })
+    }
+}
+
+/// Why an exchange with an engine failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The process could not start, exited, or closed a pipe.
+    Crash(String),
+    /// No answer before the deadline.
+    Stall,
+    /// Output that is not a GTP 2 answer.
+    Garbage(String),
+    /// A well-framed `?` answer to a command that had to succeed.
+    Refused(String),
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Crash(why) => write!(f, "disconnects ({why})"),
+            Failure::Stall => f.write_str("stalls (no answer in time)"),
+            Failure::Garbage(line) => write!(f, "answers garbage {:?}", clip(line)),
+            Failure::Refused(message) => write!(f, "refuses a command: {:?}", clip(message)),
+        }
+    }
+}
+
+/// At most 60 characters of `text`, for messages.
+pub fn clip(text: &str) -> String {
+    let mut clipped: String = text.chars().take(60).collect();
+    if clipped.len() < text.len() {
+        clipped.push('…');
+    }
+    clipped
+}
+
+/// One running engine.
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<(Instant, String)>,
+}
+
+impl Engine {
+    /// Starts the engine and shakes hands: `protocol_version` must answer `2`,
+    /// `name` must answer, `set_game GAME` must succeed; then `options` are set.
+    pub fn start(
+        spec: &EngineSpec,
+        game: GameKind,
+        options: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<Engine, Failure> {
+        let mut child = Command::new(&spec.program)
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| Failure::Crash(format!("cannot start {:?}: {e}", spec.program)))?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| Failure::Crash("no stdout".into()))?;
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buffer = Vec::new();
+            loop {
+                buffer.clear();
+                match reader.read_until(b'\n', &mut buffer) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                let text = String::from_utf8_lossy(&buffer);
+                let line = text.trim_end_matches(['\n', '\r']).to_string();
+                if sender.send((Instant::now(), line)).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        let mut engine = Engine {
+            child,
+            stdin,
+            lines,
+        };
+        let version = engine.ask("protocol_version", timeout)?;
+        if version.trim() != "2" {
+            return Err(Failure::Garbage(format!("protocol_version {version}")));
+        }
+        engine.ask("name", timeout)?;
+        engine.ask(&format!("set_game {}", game.name()), timeout)?;
+        for (name, value) in options {
+            engine.ask(&format!("set_option {name} {value}"), timeout)?;
+        }
+        Ok(engine)
+    }
+
+    /// Sends one command line; answers the moment it was sent.
+    pub fn send(&mut self, line: &str) -> Result<Instant, Failure> {
+        log::debug!("arena > {line}");
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| Failure::Crash("input closed".into()))?;
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .and_then(|()| stdin.flush())
+            .map_err(|e| Failure::Crash(format!("cannot write: {e}")))?;
+        Ok(Instant::now())
+    }
+
+    fn line(&mut self, deadline: Instant) -> Result<(Instant, String), Failure> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(Failure::Stall),
+            Err(RecvTimeoutError::Disconnected) => Err(Failure::Crash("its output closed".into())),
+        }
+    }
+
+    /// Reads one answer by `deadline`: the success text and when its first line
+    /// arrived, or the failure (`?` answers are [`Failure::Refused`]).
+    pub fn receive(&mut self, deadline: Instant) -> Result<(String, Instant), Failure> {
+        let (at, first) = loop {
+            let (at, line) = self.line(deadline)?;
+            if !line.trim().is_empty() {
+                break (at, line);
+            }
+        };
+        log::debug!("arena < {first}");
+        let ok = match first.chars().next() {
+            Some('=') => true,
+            Some('?') => false,
+            _ => return Err(Failure::Garbage(first)),
+        };
+        let tail = first.get(1..).unwrap_or("");
+        let tail = tail.trim_start_matches(|c: char| c.is_ascii_digit());
+        let mut text = match tail.strip_prefix(' ') {
+            Some(rest) => rest.to_string(),
+            None if tail.is_empty() => String::new(),
+            None => return Err(Failure::Garbage(first)),
+        };
+        loop {
+            let (_, line) = self.line(deadline)?;
+            if line.is_empty() {
+                break;
+            }
+            text.push('\n');
+            text.push_str(&line);
+        }
+        if ok {
+            Ok((text, at))
+        } else {
+            Err(Failure::Refused(text))
+        }
+    }
+
+    /// Sends a command and reads its answer within `timeout`.
+    pub fn ask(&mut self, line: &str, timeout: Duration) -> Result<String, Failure> {
+        let sent = self.send(line)?;
+        self.receive(sent + timeout).map(|(text, _)| text)
+    }
+
+    /// Ends the engine: `quit`, a moment to exit, then a kill.
+    pub fn quit(mut self) {
+        if self.send("quit").is_ok() {
+            let deadline = Instant::now() + Duration::from_millis(500);
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = self.child.try_wait() {
+                    return;
+                }
+                thread::sleep(Duration::from_millis(10));
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stdin = None;
+        if let Ok(Some(_)) = self.child.try_wait() {
+            return;
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_specs_split_like_a_shell() {
+        let spec = EngineSpec::parse("b=target/release/tabula --player greedy").ok();
+        assert_eq!(
+            spec,
+            Some(EngineSpec {
+                name: "b".into(),
+                program: "target/release/tabula".into(),
+                args: vec!["--player".into(), "greedy".into()],
+            })
+        );
+        let spec = EngineSpec::parse(r#"x=python3 "my fake.py" 'a b' c\ d"#).ok();
+        assert_eq!(
+            spec.map(|s| s.args),
+            Some(vec!["my fake.py".into(), "a b".into(), "c d".into()])
+        );
+        assert!(EngineSpec::parse("nocommand").is_err());
+        assert!(EngineSpec::parse("a=").is_err());
+        assert!(EngineSpec::parse("a=x 'open").is_err());
+    }
+}

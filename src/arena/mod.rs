@@ -1,0 +1,443 @@
+//! `tabula arena`: the tournament manager. Runs games between engines (child
+//! processes speaking our protocol), referees every move with our own rules, and
+//! reports like cutechess-cli.
+//!
+//! - [`engine`]: a child engine with a reader thread, deadlines and a clean end;
+//! - [`referee`]: one game of any of the three games, judged move by move, ending
+//!   with a result and a termination reason whatever the engines do;
+//! - [`schedule`]: game pairs with colours swapped, round robin for more engines;
+//! - [`openings`]: random plies from the seed, or a file of positions;
+//! - [`stats`]: W/L/D, pentanomial pairs, Elo, error bar, LOS, SPRT;
+//! - [`record`]: PGN-style records, appended per game, read back by `--resume`.
+//!
+//! Threads: `--concurrency` workers each own their engine processes and take fixtures
+//! from one queue; the main thread alone writes stdout (the report) and the records,
+//! in the order games finish. Logs and the progress bar go to stderr.
+
+pub mod engine;
+pub mod openings;
+pub mod record;
+pub mod referee;
+pub mod schedule;
+pub mod stats;
+
+use std::collections::{HashMap, VecDeque};
+use std::fs::OpenOptions;
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread;
+use std::time::Duration;
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::Args;
+
+use crate::games::{Color, GameKind};
+use engine::{Engine, EngineSpec};
+use openings::Openings;
+use record::Record;
+use referee::{GameResult, Rules, TimeControl};
+use schedule::Fixture;
+use stats::{Sprt, Tally, Verdict};
+
+/// The arena's command line.
+#[derive(Args, Debug)]
+pub struct ArenaArgs {
+    /// An engine: NAME=COMMAND [ARGS…] (quotes group words). Two or more; more than
+    /// two play a round robin.
+    #[arg(long = "engine", value_name = "NAME=COMMAND", required = true)]
+    engines: Vec<String>,
+    /// Games per pair of engines (rounded up to an even number: colour-swapped pairs).
+    #[arg(long, default_value_t = 2)]
+    games: usize,
+    /// Games played at the same time, each with its own engine processes.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Milliseconds per move (sent as `set_option movetime`).
+    #[arg(long, conflicts_with = "tc")]
+    movetime: Option<u64>,
+    /// A clock per side: MAIN+INC seconds (`60+0.5`); told with `time_left`.
+    #[arg(long)]
+    tc: Option<String>,
+    /// Grace in milliseconds over the clock or move time before a time forfeit.
+    #[arg(long, default_value_t = 50)]
+    timemargin: u64,
+    /// Milliseconds any answer may take when no clock applies (then: stall).
+    #[arg(long, default_value_t = 10_000)]
+    timeout: u64,
+    /// Random legal plies (Shell: turns) from the start, drawn from the seed.
+    #[arg(long, default_value_t = 0, conflicts_with = "openings")]
+    random_plies: u32,
+    /// A file of opening positions in the game's notation, one a line.
+    #[arg(long)]
+    openings: Option<String>,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Adjudicate after N turns (Othello plies, Shell turns, Battleship shots):
+    /// Othello by disc count, the others as a draw.
+    #[arg(long)]
+    max_turns: Option<u32>,
+    /// elo0=A,elo1=B,alpha=X,beta=Y: stop when the SPRT decides (two engines).
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Append one PGN-style record per game to FILE.
+    #[arg(long)]
+    records: Option<String>,
+    /// Continue from the records file without replaying its games.
+    #[arg(long, requires = "records")]
+    resume: bool,
+}
+
+fn time_control(args: &ArenaArgs) -> Result<TimeControl> {
+    if let Some(ms) = args.movetime {
+        return Ok(TimeControl::MoveTime { ms });
+    }
+    let Some(tc) = &args.tc else {
+        return Ok(TimeControl::None);
+    };
+    let (main, increment) = tc.split_once('+').unwrap_or((tc, "0"));
+    let seconds = |text: &str| -> Result<u64> {
+        let s: f64 = text
+            .trim()
+            .parse()
+            .map_err(|_| anyhow!("--tc {tc:?}: expected MAIN+INC in seconds"))?;
+        if !(s.is_finite() && s >= 0.0) {
+            bail!("--tc {tc:?}: times must be positive");
+        }
+        Ok((s * 1000.0).round() as u64)
+    };
+    let main_ms = seconds(main)?;
+    if main_ms == 0 {
+        bail!("--tc {tc:?}: the main time must be positive");
+    }
+    Ok(TimeControl::Clock {
+        main_ms,
+        increment_ms: seconds(increment)?,
+    })
+}
+
+/// What the workers share.
+struct Shared {
+    kind: GameKind,
+    specs: Vec<EngineSpec>,
+    options: Vec<(String, String)>,
+    rules: Rules,
+    openings: Openings,
+    seed: u64,
+    queue: Mutex<VecDeque<Fixture>>,
+    stop: AtomicBool,
+}
+
+impl Shared {
+    fn next(&self) -> Option<Fixture> {
+        if self.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        self.queue.lock().ok()?.pop_front()
+    }
+
+    fn start(&self, index: usize) -> Result<Engine, engine::Failure> {
+        let spec = self
+            .specs
+            .get(index)
+            .ok_or_else(|| engine::Failure::Crash("no such engine".into()))?;
+        Engine::start(spec, self.kind, &self.options, self.rules.stall)
+    }
+
+    /// Plays `fixture` with this worker's engines, starting (or restarting) them as
+    /// needed; engines that failed are dropped (killed) for a fresh start next time.
+    fn play(&self, engines: &mut [Option<Engine>], fixture: Fixture) -> GameResult {
+        let seats = [fixture.black, fixture.white];
+        let mut failures = [None, None];
+        for (seat, &index) in seats.iter().enumerate() {
+            let Some(slot) = engines.get_mut(index) else {
+                continue;
+            };
+            if slot.is_none() {
+                match self.start(index) {
+                    Ok(engine) => *slot = Some(engine),
+                    Err(failure) => failures[seat] = Some(failure),
+                }
+            }
+        }
+        let mut black = engines.get_mut(fixture.black).and_then(Option::take);
+        let mut white = engines.get_mut(fixture.white).and_then(Option::take);
+        let result = match (&mut black, &mut white) {
+            (Some(b), Some(w)) if failures.iter().all(Option::is_none) => {
+                // A seed per game and side, so deterministic engines vary between
+                // games; an engine without the option simply refuses it.
+                for (seat, engine) in [&mut *b, &mut *w].into_iter().enumerate() {
+                    let seed = self.seed
+                        ^ ((fixture.number * 2 + seat) as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+                    let _ = engine.ask(&format!("set_option seed {seed}"), self.rules.stall);
+                }
+                referee::play(&self.openings.get(fixture.round), b, w, self.rules)
+            }
+            _ => referee::unstarted(failures),
+        };
+        for (color, engine) in [(Color::Black, black), (Color::White, white)] {
+            if result.failed[color.index()] {
+                continue; // dropped: killed now, restarted for its next game
+            }
+            let index = seats[color.index()];
+            if let (Some(slot), Some(engine)) = (engines.get_mut(index), engine) {
+                *slot = Some(engine);
+            }
+        }
+        result
+    }
+}
+
+/// The progress bar on stderr, drawn only when stderr is a terminal.
+struct Progress {
+    on: bool,
+    total: usize,
+}
+
+impl Progress {
+    fn clear(&self) {
+        if self.on {
+            eprint!("\r\x1b[K");
+        }
+    }
+
+    fn draw(&self, done: usize) {
+        if !self.on || self.total == 0 {
+            return;
+        }
+        const WIDTH: usize = 40;
+        let filled = (done * WIDTH / self.total).min(WIDTH);
+        eprint!(
+            "\r[{}{}] {done}/{} games",
+            "#".repeat(filled),
+            "-".repeat(WIDTH - filled),
+            self.total
+        );
+    }
+}
+
+/// The tallies of every pair of engines `(i, j)`, `i < j`, from `i`'s side.
+type Tallies = HashMap<(usize, usize), Tally>;
+
+fn tally_game(tallies: &mut Tallies, fixture: Fixture, outcome: referee::Outcome) {
+    let (a, a_color) = if fixture.black < fixture.white {
+        (fixture.black, Color::Black)
+    } else {
+        (fixture.white, Color::White)
+    };
+    let b = fixture.black.max(fixture.white);
+    tallies
+        .entry((a, b))
+        .or_default()
+        .add(fixture.round, outcome.score(a_color));
+}
+
+/// Runs the arena for `kind`.
+pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
+    let specs = args
+        .engines
+        .iter()
+        .map(|text| EngineSpec::parse(text))
+        .collect::<Result<Vec<_>>>()?;
+    if specs.len() < 2 {
+        bail!("at least two --engine are needed");
+    }
+    for (i, spec) in specs.iter().enumerate() {
+        if specs[..i].iter().any(|other| other.name == spec.name) {
+            bail!("two engines are named {:?}", spec.name);
+        }
+    }
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    if sprt.is_some() && specs.len() != 2 {
+        bail!("--sprt needs exactly two engines");
+    }
+    let time = time_control(args)?;
+    let rules = Rules {
+        time,
+        margin: Duration::from_millis(args.timemargin),
+        stall: Duration::from_millis(args.timeout.max(1)),
+        max_turns: args.max_turns,
+    };
+    let openings = match &args.openings {
+        Some(path) => Openings::from_file(kind, path)?,
+        None => Openings::Random {
+            kind,
+            plies: args.random_plies,
+            seed: args.seed,
+        },
+    };
+    let mut options = Vec::new();
+    if let TimeControl::MoveTime { ms } = time {
+        options.push(("movetime".to_string(), ms.to_string()));
+    }
+
+    let fixtures = schedule::fixtures(specs.len(), args.games.max(1));
+    let total = fixtures.len();
+    let mut tallies: Tallies = HashMap::new();
+    let mut done = 0;
+    let mut remaining: VecDeque<Fixture> = fixtures.iter().copied().collect();
+    if args.resume
+        && let Some(path) = &args.records
+    {
+        let finished = record::read(path)?;
+        let by_number: HashMap<usize, &record::Finished> =
+            finished.iter().map(|f| (f.number, f)).collect();
+        remaining.clear();
+        for fixture in &fixtures {
+            match by_number.get(&fixture.number) {
+                Some(f) => {
+                    let names = (&specs[fixture.black].name, &specs[fixture.white].name);
+                    if (&f.black, &f.white) != names || f.round != fixture.round {
+                        bail!(
+                            "{path}: game {} was {} vs {} in round {}, the schedule says {} vs {} in round {}",
+                            f.number,
+                            f.black,
+                            f.white,
+                            f.round + 1,
+                            names.0,
+                            names.1,
+                            fixture.round + 1
+                        );
+                    }
+                    tally_game(&mut tallies, *fixture, f.outcome);
+                    done += 1;
+                }
+                None => remaining.push_back(*fixture),
+            }
+        }
+        log::warn!("resuming from {path}: {done} of {total} games already played");
+    }
+
+    // Every engine must start and shake hands once before the run.
+    for spec in &specs {
+        Engine::start(spec, kind, &options, rules.stall)
+            .map_err(|f| anyhow!("engine {} {f}", spec.name))?
+            .quit();
+    }
+
+    let mut records = match &args.records {
+        Some(path) => Some(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("opening {path}"))?,
+        ),
+        None => None,
+    };
+
+    let workers = args.concurrency.clamp(1, remaining.len().max(1));
+    let shared = Arc::new(Shared {
+        kind,
+        specs: specs.clone(),
+        options,
+        rules,
+        openings,
+        seed: args.seed,
+        queue: Mutex::new(remaining),
+        stop: AtomicBool::new(false),
+    });
+    let (sender, results) = mpsc::channel::<(Fixture, GameResult)>();
+    let mut handles = Vec::new();
+    for _ in 0..workers {
+        let shared = Arc::clone(&shared);
+        let sender = sender.clone();
+        handles.push(thread::spawn(move || {
+            let mut engines: Vec<Option<Engine>> = shared.specs.iter().map(|_| None).collect();
+            while let Some(fixture) = shared.next() {
+                let result = shared.play(&mut engines, fixture);
+                if sender.send((fixture, result)).is_err() {
+                    break;
+                }
+            }
+            for engine in engines.into_iter().flatten() {
+                engine.quit();
+            }
+        }));
+    }
+    drop(sender);
+
+    let progress = Progress {
+        on: std::io::stderr().is_terminal(),
+        total,
+    };
+    progress.draw(done);
+    let mut stdout = std::io::stdout();
+    for (fixture, result) in results {
+        done += 1;
+        let black = &specs[fixture.black].name;
+        let white = &specs[fixture.white].name;
+        let record = Record {
+            game: kind.name().to_string(),
+            number: fixture.number,
+            round: fixture.round,
+            black: black.clone(),
+            white: white.clone(),
+            outcome: result.outcome,
+            termination: result.termination,
+            reason: result.reason.clone(),
+            opening: shared.openings.get(fixture.round).notation(),
+            moves: result.moves.clone(),
+            fleets: result.fleets.clone(),
+        };
+        if let Some(file) = &mut records {
+            file.write_all(record.to_pgn().as_bytes())
+                .and_then(|()| file.flush())
+                .context("writing the records")?;
+        }
+        tally_game(&mut tallies, fixture, result.outcome);
+        let pair = (
+            fixture.black.min(fixture.white),
+            fixture.black.max(fixture.white),
+        );
+        let tally = tallies.get(&pair).cloned().unwrap_or_default();
+        progress.clear();
+        let _ = writeln!(
+            stdout,
+            "Finished game {} ({black} vs {white}): {} {{{}}}",
+            fixture.number,
+            result.outcome.code(),
+            result.reason
+        );
+        let _ = writeln!(
+            stdout,
+            "{}",
+            tally.score_line(&specs[pair.0].name, &specs[pair.1].name)
+        );
+        let _ = stdout.flush();
+        progress.draw(done);
+        if let Some(sprt) = &sprt
+            && sprt.verdict(sprt.llr(&tally.penta)) != Verdict::Continue
+        {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+    for handle in handles {
+        let _ = handle.join();
+    }
+    progress.clear();
+
+    let mut pairs: Vec<_> = tallies.into_iter().collect();
+    pairs.sort_by_key(|(pair, _)| *pair);
+    for ((a, b), tally) in &pairs {
+        let _ = writeln!(
+            stdout,
+            "{}",
+            tally.score_line(&specs[*a].name, &specs[*b].name)
+        );
+        let p = tally.penta;
+        let _ = writeln!(
+            stdout,
+            "Ptnml(0-2): [{}, {}, {}, {}, {}]",
+            p[0], p[1], p[2], p[3], p[4]
+        );
+        let _ = writeln!(stdout, "{}", tally.elo_line());
+        if let Some(sprt) = &sprt {
+            let _ = writeln!(stdout, "{}", sprt.line(&tally.penta));
+        }
+    }
+    let _ = writeln!(stdout, "Finished match");
+    let _ = stdout.flush();
+    Ok(())
+}

@@ -1,0 +1,610 @@
+//! The referee: plays one game between two engines and judges every move with our own
+//! rules code ([`crate::games`]); an engine is never trusted.
+//!
+//! Every game ends with a [`GameResult`]: the outcome, a [`Termination`] and a reason
+//! for people. An engine that crashes, stalls, overruns its time, plays an illegal
+//! move, lies about a shot or breaks the protocol loses the game; when both fail in
+//! the same Shell turn the game is drawn. The referee reports which engines failed so
+//! the caller restarts them before their next game.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use super::engine::{Engine, Failure, clip};
+use crate::games::Color;
+use crate::games::battleship::{Cell as SeaCell, Fleet, ShotResult, Table};
+use crate::games::othello::{Move, Position as OthelloPosition};
+use crate::games::shell::{Cell as ShellCell, Position as ShellPosition};
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    BlackWins,
+    WhiteWins,
+    Draw,
+}
+
+impl Outcome {
+    /// The record's result: `1-0` (black, the first player, wins), `0-1`, `1/2-1/2`.
+    #[must_use]
+    pub fn code(self) -> &'static str {
+        match self {
+            Outcome::BlackWins => "1-0",
+            Outcome::WhiteWins => "0-1",
+            Outcome::Draw => "1/2-1/2",
+        }
+    }
+
+    /// The outcome written as `code`.
+    #[must_use]
+    pub fn from_code(code: &str) -> Option<Outcome> {
+        [Outcome::BlackWins, Outcome::WhiteWins, Outcome::Draw]
+            .into_iter()
+            .find(|o| o.code() == code)
+    }
+
+    /// A win for `color`.
+    #[must_use]
+    pub fn win_for(color: Color) -> Outcome {
+        match color {
+            Color::Black => Outcome::BlackWins,
+            Color::White => Outcome::WhiteWins,
+        }
+    }
+
+    /// The points `color` scores: 1, ½ or 0.
+    #[must_use]
+    pub fn score(self, color: Color) -> f64 {
+        match (self, color) {
+            (Outcome::Draw, _) => 0.5,
+            (Outcome::BlackWins, Color::Black) | (Outcome::WhiteWins, Color::White) => 1.0,
+            _ => 0.0,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// The rules ended it.
+    Normal,
+    /// `--max-turns` was reached.
+    Adjudication,
+    /// An engine overran its clock or its move time (plus the margin).
+    TimeForfeit,
+    /// An engine played a move the rules refuse, gave an invalid fleet, or reported
+    /// a shot at its own fleet falsely.
+    IllegalMove,
+    /// An engine's process could not start, exited or closed a pipe.
+    Crash,
+    /// An engine gave no answer within the stall timeout.
+    Stall,
+    /// An engine answered outside the protocol, refused a command it had to accept,
+    /// or disagreed with the referee's turn report.
+    ProtocolError,
+}
+
+impl Termination {
+    pub const ALL: [Termination; 7] = [
+        Termination::Normal,
+        Termination::Adjudication,
+        Termination::TimeForfeit,
+        Termination::IllegalMove,
+        Termination::Crash,
+        Termination::Stall,
+        Termination::ProtocolError,
+    ];
+
+    /// The record's word for it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::Adjudication => "adjudication",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::IllegalMove => "illegal move",
+            Termination::Crash => "crash",
+            Termination::Stall => "stall",
+            Termination::ProtocolError => "protocol error",
+        }
+    }
+
+    /// The termination written as `name`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Termination> {
+        Termination::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The time control the arena keeps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeControl {
+    /// No clock: a move may take up to the stall timeout.
+    None,
+    /// A fixed time per move (`set_option movetime`).
+    MoveTime { ms: u64 },
+    /// A clock per side: main time plus an increment per move, told with `time_left`.
+    Clock { main_ms: u64, increment_ms: u64 },
+}
+
+/// What every game is played under.
+#[derive(Clone, Copy, Debug)]
+pub struct Rules {
+    pub time: TimeControl,
+    /// Grace over the clock or move time before a time forfeit.
+    pub margin: Duration,
+    /// How long any answer may take when no clock applies.
+    pub stall: Duration,
+    /// Turns after which the game is adjudicated.
+    pub max_turns: Option<u32>,
+}
+
+/// Where a game starts.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Opening {
+    Othello(OthelloPosition),
+    Shell(ShellPosition),
+    /// Battleship starts from the fleets each engine places.
+    Battleship,
+}
+
+impl Opening {
+    /// The opening in the game's notation (`-` for Battleship).
+    #[must_use]
+    pub fn notation(&self) -> String {
+        match self {
+            Opening::Othello(p) => p.to_notation(),
+            Opening::Shell(p) => p.to_notation(),
+            Opening::Battleship => "-".into(),
+        }
+    }
+}
+
+/// A finished game as the referee saw it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameResult {
+    pub outcome: Outcome,
+    pub termination: Termination,
+    pub reason: String,
+    /// The moves after the opening, in the game's notation.
+    pub moves: Vec<String>,
+    /// Battleship: the black and white fleets, when placed.
+    pub fleets: [Option<String>; 2],
+    /// The engines that failed (black, white) and must be restarted.
+    pub failed: [bool; 2],
+}
+
+/// An ending found in the middle of play.
+struct Ending {
+    outcome: Outcome,
+    termination: Termination,
+    reason: String,
+    failed: [bool; 2],
+}
+
+impl Ending {
+    fn loss(color: Color, termination: Termination, reason: String) -> Ending {
+        let mut failed = [false; 2];
+        failed[color.index()] = true;
+        Ending {
+            outcome: Outcome::win_for(color.opponent()),
+            termination,
+            reason: format!("{} {reason}", capital(color)),
+            failed,
+        }
+    }
+
+    /// `color` failed an exchange.
+    fn failure(color: Color, failure: &Failure) -> Ending {
+        let termination = match failure {
+            Failure::Crash(_) => Termination::Crash,
+            Failure::Stall => Termination::Stall,
+            Failure::Garbage(_) | Failure::Refused(_) => Termination::ProtocolError,
+        };
+        Ending::loss(color, termination, failure.to_string())
+    }
+
+    fn normal(outcome: Outcome, termination: Termination, reason: String) -> Ending {
+        Ending {
+            outcome,
+            termination,
+            reason,
+            failed: [false; 2],
+        }
+    }
+
+    /// Both sides failed in the same turn: a draw, termed by black's failure.
+    fn both(black: Ending, white: &Ending) -> Ending {
+        Ending {
+            outcome: Outcome::Draw,
+            termination: black.termination,
+            reason: format!("{}; {}", black.reason, white.reason),
+            failed: [true, true],
+        }
+    }
+}
+
+fn capital(color: Color) -> &'static str {
+    match color {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+/// One game in progress: the two engines (black, white), the clocks and the moves.
+struct Match<'a> {
+    engines: [&'a mut Engine; 2],
+    rules: Rules,
+    left_ms: [f64; 2],
+    moves: Vec<String>,
+}
+
+type Step<T> = Result<T, Ending>;
+
+impl Match<'_> {
+    /// A command to `color` that must succeed within the stall timeout.
+    fn ask(&mut self, color: Color, line: &str) -> Step<String> {
+        let stall = self.rules.stall;
+        self.engines[color.index()]
+            .ask(line, stall)
+            .map_err(|f| Ending::failure(color, &f))
+    }
+
+    /// Tells `color` its clock, then sends `line` (a thinking command); answers the
+    /// moment it was sent.
+    fn send_think(&mut self, color: Color, line: &str) -> Step<Instant> {
+        if let TimeControl::Clock { .. } = self.rules.time {
+            let seconds = self.left_ms[color.index()].max(0.0) / 1000.0;
+            self.ask(color, &format!("time_left {} {seconds:.3} 0", color.name()))?;
+        }
+        self.engines[color.index()]
+            .send(line)
+            .map_err(|f| Ending::failure(color, &f))
+    }
+
+    /// Waits for the answer to a thinking command sent at `sent`, and charges its
+    /// time: overrunning the clock or move time by more than the margin forfeits.
+    fn await_think(&mut self, color: Color, sent: Instant) -> Step<String> {
+        let margin = self.rules.margin;
+        let allowed = match self.rules.time {
+            TimeControl::None => None,
+            TimeControl::MoveTime { ms } => Some(Duration::from_millis(ms)),
+            TimeControl::Clock { .. } => Some(Duration::from_secs_f64(
+                self.left_ms[color.index()].max(0.0) / 1000.0,
+            )),
+        };
+        let deadline = sent + allowed.map_or(self.rules.stall, |a| a + margin);
+        let forfeit = |spent: Duration| {
+            Ending::loss(
+                color,
+                Termination::TimeForfeit,
+                format!("loses on time ({} ms)", spent.as_millis()),
+            )
+        };
+        let (text, at) = match self.engines[color.index()].receive(deadline) {
+            Ok(answer) => answer,
+            Err(Failure::Stall) if allowed.is_some() => return Err(forfeit(sent.elapsed())),
+            Err(failure) => return Err(Ending::failure(color, &failure)),
+        };
+        let spent = at.saturating_duration_since(sent);
+        if let Some(allowed) = allowed
+            && spent > allowed + margin
+        {
+            return Err(forfeit(spent));
+        }
+        if let TimeControl::Clock { increment_ms, .. } = self.rules.time {
+            let left = &mut self.left_ms[color.index()];
+            *left = (*left - spent.as_secs_f64() * 1000.0).max(0.0) + increment_ms as f64;
+        }
+        Ok(text)
+    }
+
+    fn think(&mut self, color: Color, line: &str) -> Step<String> {
+        let sent = self.send_think(color, line)?;
+        self.await_think(color, sent)
+    }
+
+    fn turns_done(&self) -> bool {
+        self.rules
+            .max_turns
+            .is_some_and(|max| self.moves.len() >= max as usize)
+    }
+
+    fn adjudicated(&self, outcome: Outcome, why: &str) -> Ending {
+        Ending::normal(
+            outcome,
+            Termination::Adjudication,
+            format!("Adjudication after {} turns: {why}", self.moves.len()),
+        )
+    }
+
+    fn othello(&mut self, mut position: OthelloPosition) -> Step<Ending> {
+        loop {
+            let (black, white) = position.counts();
+            if position.is_over() {
+                let outcome = match position.final_margin().signum() {
+                    1 => Outcome::BlackWins,
+                    -1 => Outcome::WhiteWins,
+                    _ => Outcome::Draw,
+                };
+                let reason = match outcome {
+                    Outcome::BlackWins => format!("Black wins {black}-{white}"),
+                    Outcome::WhiteWins => format!("White wins {white}-{black}"),
+                    Outcome::Draw => format!("Draw {black}-{white}"),
+                };
+                return Ok(Ending::normal(outcome, Termination::Normal, reason));
+            }
+            if self.turns_done() {
+                let outcome = match black.cmp(&white) {
+                    std::cmp::Ordering::Greater => Outcome::BlackWins,
+                    std::cmp::Ordering::Less => Outcome::WhiteWins,
+                    std::cmp::Ordering::Equal => Outcome::Draw,
+                };
+                return Ok(self.adjudicated(outcome, &format!("discs {black}-{white}")));
+            }
+            let mover = position.side_to_move();
+            let text = self.think(mover, &format!("genmove {}", mover.name()))?;
+            let mv = Move::parse(text.trim()).ok_or_else(|| {
+                Ending::loss(
+                    mover,
+                    Termination::ProtocolError,
+                    format!("answers genmove with {:?}", clip(&text)),
+                )
+            })?;
+            position.play(mover, mv).map_err(|e| {
+                Ending::loss(
+                    mover,
+                    Termination::IllegalMove,
+                    format!("makes an illegal move: {mv} ({e})"),
+                )
+            })?;
+            self.moves.push(mv.to_string());
+            self.ask(mover.opponent(), &format!("play {} {mv}", mover.name()))?;
+        }
+    }
+
+    /// Reads `color`'s Shell pick from a `genmove` answer and checks it.
+    fn shell_pick(position: &ShellPosition, color: Color, answer: Step<String>) -> Step<ShellCell> {
+        let text = answer?;
+        let cell = ShellCell::parse(text.trim()).ok_or_else(|| {
+            Ending::loss(
+                color,
+                Termination::ProtocolError,
+                format!("answers genmove with {:?}", clip(&text)),
+            )
+        })?;
+        if position.is_empty(cell) {
+            Ok(cell)
+        } else {
+            Err(Ending::loss(
+                color,
+                Termination::IllegalMove,
+                format!("makes an illegal move: {cell} is not empty"),
+            ))
+        }
+    }
+
+    fn shell(&mut self, mut position: ShellPosition) -> Step<Ending> {
+        loop {
+            let status = position.status();
+            if status.is_over() {
+                let outcome = status.winner().map_or(Outcome::Draw, Outcome::win_for);
+                let reason = match outcome {
+                    Outcome::Draw => "Draw: the board is full".to_string(),
+                    _ => format!(
+                        "{} wins with {}-{} winning turtles",
+                        capital(status.winner().unwrap_or(Color::Black)),
+                        position.winning_turtles(Color::Black),
+                        position.winning_turtles(Color::White)
+                    ),
+                };
+                return Ok(Ending::normal(outcome, Termination::Normal, reason));
+            }
+            if self.turns_done() {
+                return Ok(self.adjudicated(Outcome::Draw, "a draw"));
+            }
+            // Both picks are asked for before either is read: neither engine sees the
+            // other's, and both think at the same time.
+            let black_sent = self.send_think(Color::Black, "genmove black");
+            let white_sent = self.send_think(Color::White, "genmove white");
+            let black = black_sent.and_then(|sent| self.await_think(Color::Black, sent));
+            let white = white_sent.and_then(|sent| self.await_think(Color::White, sent));
+            let black = Self::shell_pick(&position, Color::Black, black);
+            let white = Self::shell_pick(&position, Color::White, white);
+            let (black, white) = match (black, white) {
+                (Ok(b), Ok(w)) => (b, w),
+                (Err(b), Err(w)) => return Err(Ending::both(b, &w)),
+                (Err(e), _) | (_, Err(e)) => return Err(e),
+            };
+            let report = position.resolve_turn(black, white).map_err(|e| {
+                Ending::normal(
+                    Outcome::Draw,
+                    Termination::Normal,
+                    format!("internal error: {e}"),
+                )
+            })?;
+            self.moves.push(format!("{black}/{white}"));
+            let expected = report.to_string();
+            for color in Color::ALL {
+                let answer = self.ask(color, &format!("resolve_turn {black} {white}"))?;
+                if answer.trim() != expected {
+                    return Err(Ending::loss(
+                        color,
+                        Termination::ProtocolError,
+                        format!(
+                            "reports {:?} for turn {black}/{white}; the referee says {expected:?}",
+                            clip(&answer)
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    fn battleship(&mut self, fleets: &mut [Option<String>; 2]) -> Step<Ending> {
+        let mut table = Table::new();
+        for color in Color::ALL {
+            let text = self.ask(color, &format!("genfleet {}", color.name()))?;
+            let fleet = Fleet::parse(text.trim()).map_err(|e| {
+                Ending::loss(
+                    color,
+                    Termination::IllegalMove,
+                    format!("places an invalid fleet: {e}"),
+                )
+            })?;
+            fleets[color.index()] = Some(fleet.to_string());
+            table.place_fleet(color, fleet).map_err(|e| {
+                Ending::normal(
+                    Outcome::Draw,
+                    Termination::Normal,
+                    format!("internal error: {e}"),
+                )
+            })?;
+        }
+        let started = table.ready(Color::White).and_then(|()| table.start());
+        if let Err(e) = started {
+            return Ok(Ending::normal(
+                Outcome::Draw,
+                Termination::Normal,
+                format!("internal error: {e}"),
+            ));
+        }
+        for color in Color::ALL {
+            self.ask(color, "ready white")?;
+            self.ask(color, "start")?;
+        }
+        loop {
+            let status = table.status();
+            if status.is_over() {
+                let outcome = status.winner().map_or(Outcome::Draw, Outcome::win_for);
+                let reason = match status.winner() {
+                    Some(color) => format!("{} sinks the whole fleet", capital(color)),
+                    None => "Draw".to_string(),
+                };
+                return Ok(Ending::normal(outcome, Termination::Normal, reason));
+            }
+            if self.turns_done() {
+                return Ok(self.adjudicated(Outcome::Draw, "a draw"));
+            }
+            let Some(shooter) = table.turn() else {
+                return Ok(Ending::normal(
+                    Outcome::Draw,
+                    Termination::Normal,
+                    "internal error: nobody to shoot".into(),
+                ));
+            };
+            let text = self.think(shooter, &format!("genmove {}", shooter.name()))?;
+            let cell = SeaCell::parse(text.trim()).ok_or_else(|| {
+                Ending::loss(
+                    shooter,
+                    Termination::ProtocolError,
+                    format!("answers genmove with {:?}", clip(&text)),
+                )
+            })?;
+            let result = table.shoot(shooter, cell).map_err(|e| {
+                Ending::loss(
+                    shooter,
+                    Termination::IllegalMove,
+                    format!("makes an illegal move: {cell} ({e})"),
+                )
+            })?;
+            self.moves.push(match result {
+                ShotResult::Sunk(kind) => format!("{cell}:sunk-{kind}"),
+                other => format!("{cell}:{other}"),
+            });
+            let name = shooter.name();
+            self.ask(shooter, &format!("play {name} {cell} {result}"))?;
+            let target = shooter.opponent();
+            let claim = self.ask(target, &format!("play {name} {cell}"))?;
+            if ShotResult::parse(&claim) != Some(result) {
+                return Err(Ending::loss(
+                    target,
+                    Termination::IllegalMove,
+                    format!(
+                        "reports a false result for {cell}: {:?}, the referee says {result}",
+                        clip(&claim)
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+/// Plays one game from `opening` between `black` and `white`, fresh games on both
+/// (`set_game` was sent by the caller or at start-up; this sends it again).
+pub fn play(opening: &Opening, black: &mut Engine, white: &mut Engine, rules: Rules) -> GameResult {
+    let main_ms = match rules.time {
+        TimeControl::Clock { main_ms, .. } => main_ms as f64,
+        _ => 0.0,
+    };
+    let mut game = Match {
+        engines: [black, white],
+        rules,
+        left_ms: [main_ms; 2],
+        moves: Vec::new(),
+    };
+    let mut fleets = [None, None];
+    let played = (|| {
+        let (name, position) = match opening {
+            Opening::Othello(p) => (
+                "othello",
+                (*p != OthelloPosition::start()).then(|| p.to_notation()),
+            ),
+            Opening::Shell(p) => (
+                "shell",
+                (*p != ShellPosition::new()).then(|| p.to_notation()),
+            ),
+            Opening::Battleship => ("battleship", None),
+        };
+        for color in Color::ALL {
+            game.ask(color, &format!("set_game {name}"))?;
+            if let Some(text) = &position {
+                game.ask(color, &format!("set_position {text}"))?;
+            }
+        }
+        match opening {
+            Opening::Othello(p) => game.othello(*p),
+            Opening::Shell(p) => game.shell(*p),
+            Opening::Battleship => game.battleship(&mut fleets),
+        }
+    })();
+    let ending = played.unwrap_or_else(|ending| ending);
+    GameResult {
+        outcome: ending.outcome,
+        termination: ending.termination,
+        reason: ending.reason,
+        moves: game.moves,
+        fleets,
+        failed: ending.failed,
+    }
+}
+
+/// A game that could not begin because an engine failed to start: lost by the
+/// engine that failed, drawn when both did.
+#[must_use]
+pub fn unstarted(failures: [Option<Failure>; 2]) -> GameResult {
+    let endings = Color::ALL.map(|c| failures[c.index()].as_ref().map(|f| Ending::failure(c, f)));
+    let ending = match endings {
+        [Some(black), Some(white)] => Ending::both(black, &white),
+        [Some(one), None] | [None, Some(one)] => one,
+        [None, None] => Ending::normal(
+            Outcome::Draw,
+            Termination::Crash,
+            "internal error: no failure".into(),
+        ),
+    };
+    GameResult {
+        outcome: ending.outcome,
+        termination: ending.termination,
+        reason: ending.reason,
+        moves: Vec::new(),
+        fleets: [None, None],
+        failed: ending.failed,
+    }
+}
