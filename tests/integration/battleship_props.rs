@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use tabula::ai::battleship::{hunt, random_fleet};
-use tabula::games::battleship::{Cell, Fleet, Mark, ShotResult, Table, TableError};
+use tabula::games::battleship::{Cell, Fleet, Mark, ShotResult, Table, TableError, View};
 use tabula::games::{Color, Status};
 use tabula::rng::Rng;
 
@@ -161,6 +161,24 @@ proptest! {
         prop_assert_eq!(hits, 20);
         prop_assert_eq!(table.status(), Status::BlackWins);
         prop_assert!(white_turns < 100);
+    }
+
+    /// Player mode never refuses the truth: shooting a random legal fleet in a
+    /// random order (so hits on one ship often have gaps), every judged result passes
+    /// the possibility check, and the view stays explainable (B3–B6).
+    #[test]
+    fn true_results_are_always_possible(seed in any::<u64>()) {
+        let mut rng = Rng::new(seed);
+        let fleet = random_fleet(&mut rng);
+        let mut view = View::new();
+        while !view.all_sunk() {
+            let open: Vec<Cell> = view.open_cells().collect();
+            let cell = *rng.choose(&open).ok_or_else(|| TestCaseError::fail("no open cell"))?;
+            let result = fleet.judge(&view, cell);
+            prop_assert_eq!(view.check(cell, result), Ok(()), "{} {} in {}", cell, result, fleet);
+            prop_assert!(view.record(cell, result).is_ok());
+        }
+        prop_assert_eq!(view.hits(), 20);
     }
 
     /// The view never contains an unhit ship cell, in random tables.

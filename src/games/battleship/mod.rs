@@ -8,11 +8,13 @@
 //! - [`table`]: `Table` — both seas, phase, turn, draw offers, score, clocks; each
 //!   protocol command is one method returning `Result`, and a refused call changes
 //!   nothing.
+//! - `explain`: whether a view can still be explained by a legal fleet (player mode).
 //! - [`notation`]: `Table::to_notation` / `Table::from_notation`.
 //!
 //! Nothing here reads a clock, prints, or panics on any input.
 
 pub mod cell;
+mod explain;
 pub mod fleet;
 pub mod notation;
 pub mod sea;

@@ -104,7 +104,8 @@ pub enum ShotError {
     WrongLength { kind: ShipType, line: usize },
     /// `sunk`, but the ring of the sunk ship holds other hits.
     RingHasHits { ship: Ship, other: Cell },
-    /// The ships afloat could not account for all hits of unsunk ships.
+    /// No placement of the ships afloat explains the view with this result (see
+    /// [`View::explainable`]).
     FleetCannotCover,
 }
 
@@ -134,7 +135,7 @@ impl fmt::Display for ShotError {
                 write!(f, "the ring of {ship} holds the hit at {other}")
             }
             ShotError::FleetCannotCover => {
-                f.write_str("the ships afloat cannot account for these hits")
+                f.write_str("no placement of the ships afloat explains these shots")
             }
         }
     }
@@ -264,12 +265,12 @@ impl View {
     /// Checks that `result` is a possible answer for a shot at `cell`, and changes
     /// nothing. A miss at an open cell is always possible. A hit or a sunk is refused
     /// when: the cell is spent (B5); 20 cells are already hit; a hit touches it by a
-    /// corner (B3); the hits joined to it would bend. A `hit` is refused when no ship
-    /// type afloat longer than the line of hits fits along it over open cells that
-    /// touch no other hit; a `sunk TYPE` when no TYPE is afloat, the line is not
+    /// corner (B3); the hits joined to it would bend. A `hit` is refused when the line of
+    /// hits through it would be 4 long (such a ship is sunk, not hit); a `sunk TYPE` when no TYPE is afloat, the line is not
     /// exactly TYPE long, or the ring holds another hit. Finally both are refused when
-    /// the ships afloat could no longer account for all unsunk hits (each group of
-    /// `n` hits needs its own afloat ship longer than `n`).
+    /// no placement of the ships afloat explains the view with this result
+    /// ([`View::explainable`]: every unsunk hit on a ship, no ship touching another or
+    /// lying on a miss or ring, no afloat ship wholly hit).
     ///
     /// # Errors
     /// The first reason found.
@@ -300,7 +301,8 @@ impl View {
         match result {
             ShotResult::Miss => {}
             ShotResult::Hit => {
-                if !self.has_room(&line) {
+                // A hit ship has a cell still afloat: a line of 4 hits is sunk.
+                if line.len() >= ShipType::Battleship.len() {
                     return Err(ShotError::NoRoom {
                         cell,
                         line: line.len(),
@@ -329,70 +331,11 @@ impl View {
         }
         let mut after = self.clone();
         after.apply(cell, result);
-        if after.fleet_can_cover() {
+        if after.explainable() {
             Ok(())
         } else {
             Err(ShotError::FleetCannotCover)
         }
-    }
-
-    /// Whether some afloat ship longer than `line` could lie along it.
-    fn has_room(&self, line: &[Cell]) -> bool {
-        let (Some(&first), Some(&last)) = (line.first(), line.last()) else {
-            return false;
-        };
-        let line_set: CellSet = line.iter().copied().collect();
-        let others = self
-            .cells_marked(Mark::Hit)
-            .union(self.cells_marked(Mark::Sunk))
-            .minus(line_set);
-        let blocked = |c: Cell| !self.is_open(c) || c.neighbours().any(|n| others.contains(n));
-        let axes: &[(i32, i32)] = if line.len() == 1 {
-            &[(1, 0), (0, 1)]
-        } else if first.row() == last.row() {
-            &[(1, 0)]
-        } else {
-            &[(0, 1)]
-        };
-        let Ok(n) = i32::try_from(line.len()) else {
-            return false;
-        };
-        ShipType::ALL
-            .into_iter()
-            .filter(|&k| k.len() > line.len() && self.afloat(k) > 0)
-            .any(|kind| {
-                let Ok(k) = i32::try_from(kind.len()) else {
-                    return false;
-                };
-                axes.iter().any(|&(dc, dr)| {
-                    // Segments of length k starting `back` cells before `first`.
-                    (0..=(k - n)).any(|back| {
-                        (0..k).all(|i| {
-                            let offset = i - back;
-                            match first.offset(dc * offset, dr * offset) {
-                                None => false,
-                                Some(c) => line_set.contains(c) || !blocked(c),
-                            }
-                        })
-                    })
-                })
-            })
-    }
-
-    /// Hall's condition for the groups of afloat hits against the afloat ships: for
-    /// each length `t`, the groups needing a ship of at least `t` cells are no more
-    /// than the afloat ships of at least `t` cells.
-    fn fleet_can_cover(&self) -> bool {
-        let needs: Vec<usize> = self.wounded().iter().map(|g| g.len() + 1).collect();
-        (1..=5).all(|t| {
-            let groups = needs.iter().filter(|&&n| n >= t).count();
-            let ships: usize = ShipType::ALL
-                .into_iter()
-                .filter(|k| k.len() >= t)
-                .map(|k| self.afloat(k))
-                .sum();
-            groups <= ships
-        })
     }
 
     /// Records `result` at `cell` after [`View::check`].
@@ -546,9 +489,9 @@ mod tests {
             Err(ShotError::NoRoom { line: 4, .. })
         ));
         assert_eq!(v.check(c("D1"), Sunk(Battleship)), Ok(()));
-        let v = view(&[("A1", Hit), ("B1", Hit), ("C1", Hit), ("E1", Hit)]);
-        assert!(v.check(c("D1"), Sunk(Battleship)).is_err());
-        assert!(v.check(c("D1"), Hit).is_err());
+        // With A1-C1 hit, the battleship must end on D1, so E1 would touch it.
+        assert_eq!(v.check(c("E1"), Hit), Err(ShotError::FleetCannotCover));
+        assert_eq!(v.check(c("E1"), Miss), Ok(()));
     }
 
     #[test]
@@ -562,10 +505,7 @@ mod tests {
             ("J1", Hit),
             ("J2", Hit),
         ]);
-        assert!(matches!(
-            v.check(c("J3"), Hit),
-            Err(ShotError::NoRoom { .. })
-        ));
+        assert_eq!(v.check(c("J3"), Hit), Err(ShotError::FleetCannotCover));
         assert_eq!(v.check(c("J3"), Sunk(Cruiser)), Ok(()));
         // A single hit with only boats afloat would be a hit boat: must be sunk.
         let mut w = View::new();
@@ -588,10 +528,8 @@ mod tests {
         assert_eq!(w.check(c("E8"), Sunk(Boat)), Ok(()));
         // A hit boxed in by misses has no room.
         let v = view(&[("A2", Miss), ("B1", Miss)]);
-        assert!(matches!(
-            v.check(c("A1"), Hit),
-            Err(ShotError::NoRoom { .. })
-        ));
+        assert_eq!(v.check(c("A1"), Hit), Err(ShotError::FleetCannotCover));
+        assert_eq!(v.check(c("A1"), Sunk(Boat)), Ok(()));
     }
 
     #[test]
@@ -678,6 +616,48 @@ mod tests {
             ("J2", Hit),
         ]);
         assert_eq!(v.check(c("J3"), Hit), Err(ShotError::FleetCannotCover));
+    }
+
+    /// Regression: hits on one ship with an unshot cell between them (C5, E5, F5 of
+    /// a battleship C5-F5) were refused as two ships; the arena found it.
+    #[test]
+    fn hits_with_a_gap_can_be_one_ship() {
+        let mut v = View::new();
+        // Sink everything but the battleship, far from row 5.
+        for (from, kind) in [
+            ("A8", Cruiser),
+            ("E8", Cruiser),
+            ("I7", Destroyer),
+            ("A1", Destroyer),
+            ("D1", Destroyer),
+            ("G1", Boat),
+            ("I1", Boat),
+            ("J3", Boat),
+            ("A3", Boat),
+        ] {
+            let start = c(from);
+            for i in 0..kind.len() - 1 {
+                v.record(start.offset(i as i32, 0).unwrap(), Hit).unwrap();
+            }
+            v.record(start.offset(kind.len() as i32 - 1, 0).unwrap(), Sunk(kind))
+                .unwrap();
+        }
+        v.record(c("C5"), Hit).unwrap();
+        v.record(c("E5"), Hit).unwrap();
+        // Only the battleship is afloat: F5 joins E5, and C5 must be on the same ship.
+        assert_eq!(v.check(c("F5"), Hit), Ok(()));
+        v.record(c("F5"), Hit).unwrap();
+        assert_eq!(v.check(c("D5"), Sunk(Battleship)), Ok(()));
+        // G5 would make the line E5-G5 plus C5: five cells, no such ship.
+        assert_eq!(v.check(c("G5"), Hit), Err(ShotError::FleetCannotCover));
+    }
+
+    #[test]
+    fn separate_single_hits_are_possible() {
+        // C5 and E5 may be two ships, or one ship with D5 between them.
+        let v = view(&[("C5", Hit)]);
+        assert_eq!(v.check(c("E5"), Hit), Ok(()));
+        assert!(v.explainable());
     }
 
     #[test]
