@@ -136,8 +136,7 @@ impl Board {
     #[must_use]
     pub fn new(width: usize, height: usize, afloat: [u8; 4]) -> Option<Board> {
         let sides = 1..=MAX_SIDE;
-        if !sides.contains(&width) || !sides.contains(&height) || afloat.iter().any(|&n| n > 7)
-        {
+        if !sides.contains(&width) || !sides.contains(&height) || afloat.iter().any(|&n| n > 7) {
             return None;
         }
         Some(Board {
@@ -208,10 +207,9 @@ impl Board {
     }
 
     fn start(&self) -> u64 {
-        self.afloat
-            .iter()
-            .enumerate()
-            .fold(0, |key, (i, &n)| key | u64::from(n) << (LEFT_SHIFT + 3 * i as u32))
+        self.afloat.iter().enumerate().fold(0, |key, (i, &n)| {
+            key | u64::from(n) << (LEFT_SHIFT + 3 * i as u32)
+        })
     }
 
     /// The state after deciding cell `index` (water or ship) from state `key`, or
@@ -509,9 +507,8 @@ mod tests {
                 }
                 for (dc, dr) in dirs {
                     if c + dc * (len - 1) < w && r + dr * (len - 1) < h {
-                        let set = (0..len).fold(0u128, |s, i| {
-                            s | 1 << ((r + dr * i) * w + c + dc * i)
-                        });
+                        let set =
+                            (0..len).fold(0u128, |s, i| s | 1 << ((r + dr * i) * w + c + dc * i));
                         out.push(set);
                     }
                 }
@@ -565,7 +562,15 @@ mod tests {
                     continue;
                 }
                 ships.push(p);
-                go(w, h, rest, blocked | halo(w, h, p), Some((len, p)), ships, out);
+                go(
+                    w,
+                    h,
+                    rest,
+                    blocked | halo(w, h, p),
+                    Some((len, p)),
+                    ships,
+                    out,
+                );
                 ships.pop();
             }
         }
@@ -576,9 +581,7 @@ mod tests {
 
     fn consistent(fleet: &[u128], water: u128, hits: u128) -> bool {
         let cells = fleet.iter().fold(0, |a, &s| a | s);
-        cells & water == 0
-            && cells & hits == hits
-            && fleet.iter().all(|&s| s & !hits != 0)
+        cells & water == 0 && cells & hits == hits && fleet.iter().all(|&s| s & !hits != 0)
     }
 
     fn check(w: usize, h: usize, lens: &[usize], water: u128, hits: u128) {
@@ -624,22 +627,70 @@ mod tests {
         check(4, 4, &[2, 1], 1 << 1 | 1 << 4, 1 << 0);
     }
 
+    /// The full 10 × 10 count: about 5 × 10^7 states, a minute or more; run with
+    /// `cargo test -- --ignored`.
     #[test]
+    #[ignore = "slow: builds the full 10 x 10 tables"]
     fn standard_board_has_the_known_number_of_fleets() {
         let tables = Tables::build(&Board::standard(), usize::MAX, || false).unwrap();
-        let total = tables.total();
-        assert!((1.85e15..1.87e15).contains(&(total as f64)), "{total}");
+        assert_eq!(tables.total(), 1_855_545_978_831_780);
         // Each fleet has 20 ship cells.
         let cells: u128 = tables.occupied().iter().sum();
-        assert_eq!(cells, 20 * total);
+        assert_eq!(cells, 20 * tables.total());
+    }
+
+    /// Side-connected groups of `cells` on a 10 × 10 board: each straight, and no two
+    /// touching by a corner; returns the lengths, sorted.
+    fn ship_lengths(cells: u128) -> Option<Vec<usize>> {
+        let mut lens = Vec::new();
+        let mut seen = 0u128;
+        for cell in Cell::all() {
+            let bit = 1u128 << cell.index();
+            if cells & bit == 0 || seen & bit != 0 {
+                continue;
+            }
+            let mut group = vec![cell];
+            let mut stack = vec![cell];
+            seen |= bit;
+            while let Some(c) = stack.pop() {
+                for n in c.neighbours() {
+                    let b = 1u128 << n.index();
+                    if cells & b != 0 && seen & b == 0 {
+                        seen |= b;
+                        group.push(n);
+                        stack.push(n);
+                    }
+                }
+            }
+            let rows: std::collections::HashSet<i32> = group.iter().map(|c| c.row()).collect();
+            let cols: std::collections::HashSet<i32> = group.iter().map(|c| c.col()).collect();
+            if rows.len() > 1 && cols.len() > 1 {
+                return None;
+            }
+            lens.push(group.len());
+        }
+        lens.sort_unstable();
+        Some(lens)
     }
 
     #[test]
-    fn samples_are_legal_fleets() {
-        let tables = Tables::build(&Board::standard(), usize::MAX, || false).unwrap();
+    fn samples_on_a_ten_by_ten_view_are_legal_and_consistent() {
+        // Rows 1–4 missed, a hit at E7: four boats and three destroyers afloat.
+        let mut board = Board::new(10, 10, [4, 3, 0, 0]).unwrap();
+        for i in 0..40 {
+            board.set_water(i);
+        }
+        board.set_hit(64);
+        let tables = Tables::build(&board, usize::MAX, || false).unwrap();
+        assert!(tables.total() > 0);
         let mut rng = Rng::new(3);
         for _ in 0..200 {
-            assert!(tables.sample_fleet(&mut rng).is_some());
+            let cells = tables.sample_cells(&mut rng).unwrap();
+            assert_eq!(ship_lengths(cells), Some(vec![1, 1, 1, 1, 2, 2, 2]));
+            assert_eq!(cells & ((1 << 40) - 1), 0);
+            assert_ne!(cells & 1 << 64, 0);
+            // The hit belongs to a destroyer (a boat there would be sunk).
+            assert!([54, 63, 65, 74].iter().any(|&n| cells >> n & 1 == 1));
         }
     }
 
@@ -670,6 +721,9 @@ mod tests {
             .sum();
         // Degrees of freedom k − 1; mean k − 1, sd sqrt(2(k − 1)); allow 5 sd.
         let dof = (fleets.len() - 1) as f64;
-        assert!(chi2 < dof + 5.0 * (2.0 * dof).sqrt(), "chi2 {chi2} dof {dof}");
+        assert!(
+            chi2 < dof + 5.0 * (2.0 * dof).sqrt(),
+            "chi2 {chi2} dof {dof}"
+        );
     }
 }
