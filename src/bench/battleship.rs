@@ -43,8 +43,7 @@ fn play(fleet: &Fleet, seed: u64) -> Result<Game> {
         let seconds = started.elapsed().as_secs_f64();
         game.seconds += seconds;
         game.slowest = game.slowest.max(seconds);
-        let result = fleet.judge(&view, cell);
-        view.record(cell, result)?;
+        let result = view.record_judged(fleet, cell)?;
         game.shots += 1;
         if result == ShotResult::Miss {
             game.misses += 1;

@@ -118,7 +118,8 @@ fn estimate(view: &View) -> [f64; 100] {
 }
 
 /// The hunter's next shot at the sea seen in `view`, or `None` when no cell is open:
-/// the open cell most likely to hold a ship, ties broken by `rng`.
+/// the open cell most likely to hold a ship; among equals one beside a hit, then
+/// by `rng`.
 pub fn hunt(view: &View, rng: &mut Rng, limits: &Limits<'_>) -> Option<Cell> {
     let (w, _) = weights(view, limits);
     best(view, &w, rng)
@@ -136,7 +137,14 @@ fn best(view: &View, w: &[f64; 100], rng: &mut Rng) -> Option<Cell> {
         .copied()
         .filter(|c| w.get(c.index()).copied().unwrap_or(0.0) >= top * (1.0 - 1e-9))
         .collect();
-    rng.choose(&ties).copied()
+    // Among equals, a cell beside a hit keeps a wounded ship's hits in one line.
+    let beside: Vec<Cell> = ties
+        .iter()
+        .copied()
+        .filter(|c| c.sides().any(|s| view.mark(s) == Mark::Hit))
+        .collect();
+    let pool = if beside.is_empty() { ties } else { beside };
+    rng.choose(&pool).copied()
 }
 
 #[cfg(test)]

@@ -381,9 +381,16 @@ impl View {
 
     /// Hall's condition for the groups of afloat hits against the afloat ships: for
     /// each length `t`, the groups needing a ship of at least `t` cells are no more
-    /// than the afloat ships of at least `t` cells.
+    /// than the afloat ships of at least `t` cells. Two groups on one line with only
+    /// open cells between them may be one ship (`E3` and `E5` hit, `E4` open): the
+    /// condition is also tried with such groups joined, and either passing is enough.
     fn fleet_can_cover(&self) -> bool {
-        let needs: Vec<usize> = self.wounded().iter().map(|g| g.len() + 1).collect();
+        let groups = self.wounded();
+        let needs: Vec<usize> = groups.iter().map(|g| g.len() + 1).collect();
+        self.hall(&needs) || self.hall(&self.joined_needs(&groups))
+    }
+
+    fn hall(&self, needs: &[usize]) -> bool {
         (1..=5).all(|t| {
             let groups = needs.iter().filter(|&&n| n >= t).count();
             let ships: usize = ShipType::ALL
@@ -395,6 +402,52 @@ impl View {
         })
     }
 
+    /// The needs with groups joined greedily where they may be one ship: same row or
+    /// column, only open cells between, at most 4 cells end to end. A joined group
+    /// needs a ship as long as its span (its open cells are not hit).
+    fn joined_needs(&self, groups: &[Vec<Cell>]) -> Vec<usize> {
+        // (first, last, need) per group, in canonical order.
+        let mut spans: Vec<(Cell, Cell, usize)> = groups
+            .iter()
+            .filter_map(|g| Some((*g.first()?, *g.last()?, g.len() + 1)))
+            .collect();
+        let mut i = 0;
+        while i < spans.len() {
+            let mut joined = false;
+            for j in i + 1..spans.len() {
+                let (Some(&(a0, a1, _)), Some(&(b0, b1, _))) = (spans.get(i), spans.get(j)) else {
+                    continue;
+                };
+                let (first, last) = (a0.min(b0), a1.max(b1));
+                let in_line = (first.row() == last.row() && a0.row() == b1.row())
+                    || (first.col() == last.col() && a0.col() == b1.col());
+                let span = (last.row() - first.row()) + (last.col() - first.col()) + 1;
+                if !in_line || span > 4 {
+                    continue;
+                }
+                let Ok(ship) = Ship::new(first, last) else {
+                    continue;
+                };
+                let gaps_open = ship
+                    .cells()
+                    .all(|c| self.is_open(c) || self.mark(c) == Mark::Hit);
+                if gaps_open {
+                    let span = usize::try_from(span).unwrap_or(4);
+                    if let Some(slot) = spans.get_mut(i) {
+                        *slot = (first, last, span);
+                    }
+                    spans.remove(j);
+                    joined = true;
+                    break;
+                }
+            }
+            if !joined {
+                i += 1;
+            }
+        }
+        spans.into_iter().map(|(_, _, need)| need).collect()
+    }
+
     /// Records `result` at `cell` after [`View::check`].
     ///
     /// # Errors
@@ -403,6 +456,20 @@ impl View {
         self.check(cell, result)?;
         self.apply(cell, result);
         Ok(())
+    }
+
+    /// Records the referee's judgement of a shot at `cell` against `fleet` (B4): no
+    /// possibility check is needed, only that the cell is open (B5).
+    ///
+    /// # Errors
+    /// [`ShotError::Spent`] when the cell is not open; then nothing changes.
+    pub fn record_judged(&mut self, fleet: &Fleet, cell: Cell) -> Result<ShotResult, ShotError> {
+        if !self.is_open(cell) {
+            return Err(ShotError::Spent(cell));
+        }
+        let result = fleet.judge(self, cell);
+        self.apply(cell, result);
+        Ok(result)
     }
 
     /// Records a shot without checking it. Precondition: `cell` is open and `result`
@@ -478,6 +545,26 @@ mod tests {
     }
 
     use ShipType::{Battleship, Boat, Cruiser, Destroyer};
+
+    /// Found by the hunter bench: hits at H9 then H7 (H8 open) may be one cruiser, so
+    /// the check must not demand a ship for each.
+    #[test]
+    fn hits_with_an_open_gap_may_be_one_ship() {
+        use ShotResult::{Hit, Miss};
+        let mut v = View::new();
+        let fleet = "H2-H5 C7-E7 H7-H9 A2-B2 D3-D4 B10-C10 F1 F4 J7 J9";
+        let fleet = Fleet::parse(fleet).unwrap();
+        for cell in [
+            "E4", "D7", "D6", "E7", "F7", "C7", "G5", "D3", "E3", "D4", "H4", "H3", "H5", "H6",
+            "H2", "G9", "I8", "H10", "J7", "A5", "B1", "D9", "A9", "E10", "J3", "F3", "D1", "C10",
+            "B10", "A7", "A2", "A3", "H9",
+        ] {
+            let result = fleet.judge(&v, c(cell));
+            v.record(c(cell), result).unwrap();
+        }
+        assert_eq!(v.check(c("H7"), Hit), Ok(()));
+        assert_eq!(v.check(c("H7"), Miss), Ok(()));
+    }
     use ShotResult::{Hit, Miss, Sunk};
 
     #[test]
