@@ -553,10 +553,8 @@ mod tests {
                 return;
             };
             for p in placements(w, h, len) {
-                if let Some((l, prev)) = last {
-                    if l == len && p <= prev {
-                        continue;
-                    }
+                if last.is_some_and(|(l, prev)| l == len && p <= prev) {
+                    continue;
                 }
                 if p & blocked != 0 {
                     continue;

@@ -47,17 +47,16 @@ pub fn weights(view: &View, limits: &Limits<'_>) -> ([f64; 100], Source) {
     let open = view.open_cells().count();
     if afloat <= EXACT_SHIPS || open <= EXACT_OPEN {
         let board = Board::from_view(view);
-        if let Some(tables) = Tables::build(&board, MAX_STATES, || limits.expired()) {
-            if tables.total() > 0 {
-                let mut w = [0.0; 100];
-                for cell in view.open_cells() {
-                    let n = tables.occupied().get(cell.index()).copied().unwrap_or(0);
-                    if let Some(slot) = w.get_mut(cell.index()) {
-                        *slot = n as f64;
-                    }
+        let tables = Tables::build(&board, MAX_STATES, || limits.expired());
+        if let Some(tables) = tables.filter(|t| t.total() > 0) {
+            let mut w = [0.0; 100];
+            for cell in view.open_cells() {
+                let n = tables.occupied().get(cell.index()).copied().unwrap_or(0);
+                if let Some(slot) = w.get_mut(cell.index()) {
+                    *slot = n as f64;
                 }
-                return (w, Source::Exact);
             }
+            return (w, Source::Exact);
         }
     }
     (estimate(view), Source::Estimate)

@@ -342,11 +342,23 @@ impl View {
             return false;
         };
         let line_set: CellSet = line.iter().copied().collect();
-        let others = self
+        let spent = self
             .cells_marked(Mark::Hit)
-            .union(self.cells_marked(Mark::Sunk))
-            .minus(line_set);
-        let blocked = |c: Cell| !self.is_open(c) || c.neighbours().any(|n| others.contains(n));
+            .union(self.cells_marked(Mark::Sunk));
+        // A segment may hold the line, open cells and other afloat hits in it (one
+        // ship with gaps still open); it needs an open cell besides the line (else it
+        // would be sunk) and no hit in its ring.
+        let fits = |from: Cell, to: Cell| {
+            let Ok(ship) = Ship::new(from, to) else {
+                return false;
+            };
+            ship.cells()
+                .all(|c| line_set.contains(c) || self.is_open(c) || self.mark(c) == Mark::Hit)
+                && ship
+                    .cells()
+                    .any(|c| self.is_open(c) && !line_set.contains(c))
+                && !ship.ring().intersects(spent)
+        };
         let axes: &[(i32, i32)] = if line.len() == 1 {
             &[(1, 0), (0, 1)]
         } else if first.row() == last.row() {
@@ -367,13 +379,9 @@ impl View {
                 axes.iter().any(|&(dc, dr)| {
                     // Segments of length k starting `back` cells before `first`.
                     (0..=(k - n)).any(|back| {
-                        (0..k).all(|i| {
-                            let offset = i - back;
-                            match first.offset(dc * offset, dr * offset) {
-                                None => false,
-                                Some(c) => line_set.contains(c) || !blocked(c),
-                            }
-                        })
+                        let from = first.offset(-dc * back, -dr * back);
+                        let to = first.offset(dc * (k - 1 - back), dr * (k - 1 - back));
+                        matches!((from, to), (Some(a), Some(b)) if fits(a, b))
                     })
                 })
             })
@@ -563,6 +571,12 @@ mod tests {
             v.record(c(cell), result).unwrap();
         }
         assert_eq!(v.check(c("H7"), Hit), Ok(()));
+        // And a lone hit two cells from a wound: room along the line through the gap.
+        let mut w = View::new();
+        for (cell, result) in [("B2", Hit), ("B1", Miss), ("A2", Miss), ("C2", Miss)] {
+            w.record(c(cell), result).unwrap();
+        }
+        assert_eq!(w.check(c("B4"), Hit), Ok(()));
         assert_eq!(v.check(c("H7"), Miss), Ok(()));
     }
     use ShotResult::{Hit, Miss, Sunk};
