@@ -106,7 +106,7 @@ pub fn battleship(view: &View, player: Player, rng: &mut Rng) -> Option<SeaCell>
             let open: Vec<SeaCell> = view.open_cells().collect();
             rng.choose(&open).copied()
         }
-        Player::Greedy => crate::ai::battleship::hunt(view, rng),
+        Player::Greedy => crate::ai::battleship::parity_hunt(view, rng),
     }
 }
 

@@ -2,6 +2,8 @@
 //! how, so a run can be reproduced and compared. One submodule per benchmark family;
 //! `tabula bench WHAT` picks one.
 
+mod battleship;
+
 use std::time::Instant;
 
 use anyhow::{Result, bail};
@@ -12,12 +14,22 @@ use tabula::games::othello::{Position, perft};
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// What to measure: `perft` (Othello perft from the start position).
+    /// What to measure: `perft` (Othello perft from the start position) or
+    /// `battleship` (the hunter against uniform and placer fleets).
     #[arg(default_value = "perft")]
     what: String,
     /// Perft depth.
     #[arg(long, default_value_t = 11)]
     depth: u32,
+    /// Battleship: how many fleets of each kind.
+    #[arg(long, default_value_t = 1000)]
+    fleets: usize,
+    /// Battleship: the seed of the fleets and hunters.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Battleship: games played in parallel (each shot is timed on its own thread).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
@@ -35,6 +47,11 @@ pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
             }
             Ok(())
         }
-        other => bail!("unknown benchmark {other:?} (benchmarks: perft)"),
+        "battleship" => battleship::run(&battleship::Settings {
+            fleets: args.fleets,
+            seed: args.seed,
+            threads: args.threads,
+        }),
+        other => bail!("unknown benchmark {other:?} (benchmarks: perft, battleship)"),
     }
 }

@@ -3,6 +3,7 @@
 //! unhit ships, the table notation round-trips, refused calls change nothing.
 
 use proptest::prelude::*;
+use tabula::ai::Limits;
 use tabula::ai::battleship::{hunt, random_fleet};
 use tabula::games::battleship::{Cell, Fleet, Mark, ShotResult, Table, TableError, View};
 use tabula::games::{Color, Status};
@@ -81,7 +82,8 @@ fn random_table(seed: u64, steps: usize) -> Table {
                 }
                 _ => {
                     let target = shooter.opponent();
-                    let Some(cell) = hunt(table.target_view(shooter), &mut rng) else {
+                    let Some(cell) = hunt(table.target_view(shooter), &mut rng, &Limits::depth(1))
+                    else {
                         break;
                     };
                     let r = if table.fleet(target).is_some() {
@@ -133,7 +135,7 @@ proptest! {
         while table.status() == Status::Ongoing {
             if table.turn() == Some(Color::White) {
                 // White has no fleet to shoot at known here: it reports misses.
-                let cell = hunt(table.target_view(Color::White), &mut rng);
+                let cell = hunt(table.target_view(Color::White), &mut rng, &Limits::depth(1));
                 let cell = cell.ok_or_else(|| TestCaseError::fail("white stuck"))?;
                 prop_assert!(table.shoot_reported(Color::White, cell, ShotResult::Miss).is_ok());
                 white_turns += 1;
@@ -141,7 +143,7 @@ proptest! {
             }
             prop_assert!(hits < 20);
             let view = table.target_view(Color::Black);
-            let cell = hunt(view, &mut rng).ok_or_else(|| TestCaseError::fail("no shot"))?;
+            let cell = hunt(view, &mut rng, &Limits::depth(1)).ok_or_else(|| TestCaseError::fail("no shot"))?;
             prop_assert!(view.is_open(cell));
             prop_assert!(fired.insert(cell), "repeated {}", cell);
             let result = table.shoot(Color::Black, cell);

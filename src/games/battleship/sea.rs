@@ -348,6 +348,20 @@ impl View {
         Ok(())
     }
 
+    /// Records the referee's judgement of a shot at `cell` against `fleet` (B4): no
+    /// possibility check is needed, only that the cell is open (B5).
+    ///
+    /// # Errors
+    /// [`ShotError::Spent`] when the cell is not open; then nothing changes.
+    pub fn record_judged(&mut self, fleet: &Fleet, cell: Cell) -> Result<ShotResult, ShotError> {
+        if !self.is_open(cell) {
+            return Err(ShotError::Spent(cell));
+        }
+        let result = fleet.judge(self, cell);
+        self.apply(cell, result);
+        Ok(result)
+    }
+
     /// Records a shot without checking it. Precondition: `cell` is open and `result`
     /// is possible (checked by [`View::check`] or judged from a legal fleet). On a
     /// sinking the sunk ship is the line of hits through `cell`, and its unshot ring
@@ -421,6 +435,32 @@ mod tests {
     }
 
     use ShipType::{Battleship, Boat, Cruiser, Destroyer};
+
+    /// Found by the hunter bench: hits at H9 then H7 (H8 open) may be one cruiser, so
+    /// the check must not demand a ship for each.
+    #[test]
+    fn hits_with_an_open_gap_may_be_one_ship() {
+        use ShotResult::{Hit, Miss};
+        let mut v = View::new();
+        let fleet = "H2-H5 C7-E7 H7-H9 A2-B2 D3-D4 B10-C10 F1 F4 J7 J9";
+        let fleet = Fleet::parse(fleet).unwrap();
+        for cell in [
+            "E4", "D7", "D6", "E7", "F7", "C7", "G5", "D3", "E3", "D4", "H4", "H3", "H5", "H6",
+            "H2", "G9", "I8", "H10", "J7", "A5", "B1", "D9", "A9", "E10", "J3", "F3", "D1", "C10",
+            "B10", "A7", "A2", "A3", "H9",
+        ] {
+            let result = fleet.judge(&v, c(cell));
+            v.record(c(cell), result).unwrap();
+        }
+        assert_eq!(v.check(c("H7"), Hit), Ok(()));
+        // And a lone hit two cells from a wound: room along the line through the gap.
+        let mut w = View::new();
+        for (cell, result) in [("B2", Hit), ("B1", Miss), ("A2", Miss), ("C2", Miss)] {
+            w.record(c(cell), result).unwrap();
+        }
+        assert_eq!(w.check(c("B4"), Hit), Ok(()));
+        assert_eq!(v.check(c("H7"), Miss), Ok(()));
+    }
     use ShotResult::{Hit, Miss, Sunk};
 
     #[test]

@@ -27,7 +27,7 @@ pub fn fleet(table: &mut Table, color: Color, ships: &str) -> Answer {
 }
 
 pub fn genfleet(table: &mut Table, color: Color, think: &mut Think<'_>) -> Answer {
-    let fleet = ai::battleship::random_fleet(think.rng);
+    let fleet = ai::battleship::place(think.rng);
     let answer = fleet.to_string();
     table.place_fleet(color, fleet).map_err(refused)?;
     Ok(answer)
@@ -66,7 +66,7 @@ pub fn genmove(table: &mut Table, color: Color, think: &mut Think<'_>, commit: b
     }
     let view = table.target_view(color);
     let cell = ai::baseline::battleship(view, think.options.player, think.rng)
-        .or_else(|| ai::battleship::hunt(view, think.rng))
+        .or_else(|| ai::battleship::hunt(view, think.rng, &think.limits))
         .ok_or("no open cell")?;
     if commit && table.fleet(color.opponent()).is_some() {
         let result = table

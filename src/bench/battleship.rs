@@ -1,0 +1,152 @@
+//! `tabula bench battleship`: the hunter against a fixed, seeded set of uniformly
+//! random legal fleets, then against the placer's fleets. For each set: shots and
+//! misses to sink the whole fleet (mean, median, standard deviation, min, max), and
+//! time per shot (mean, max). The hunter assumes uniform placement, so "our hunter"
+//! and "the uniform-assuming hunter" are the same player here.
+
+use std::time::Instant;
+
+use anyhow::{Result, bail};
+
+use tabula::ai::Limits;
+use tabula::ai::battleship::{hunt, place, random_fleet};
+use tabula::games::battleship::{Fleet, ShotResult, View};
+use tabula::rng::Rng;
+
+/// The settings of one run.
+pub struct Settings {
+    pub fleets: usize,
+    pub seed: u64,
+    pub threads: usize,
+}
+
+/// One game's figures.
+#[derive(Clone, Copy, Default)]
+struct Game {
+    shots: u32,
+    misses: u32,
+    seconds: f64,
+    slowest: f64,
+}
+
+/// The hunter against `fleet` until it sinks, with its own seeded generator.
+fn play(fleet: &Fleet, seed: u64) -> Result<Game> {
+    let mut rng = Rng::new(seed);
+    let mut view = View::new();
+    let mut game = Game::default();
+    let limits = Limits::depth(1);
+    while !view.all_sunk() {
+        let started = Instant::now();
+        let Some(cell) = hunt(&view, &mut rng, &limits) else {
+            bail!("the hunter found no open cell with ships afloat");
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        game.seconds += seconds;
+        game.slowest = game.slowest.max(seconds);
+        let result = view.record_judged(fleet, cell)?;
+        game.shots += 1;
+        if result == ShotResult::Miss {
+            game.misses += 1;
+        }
+    }
+    Ok(game)
+}
+
+/// Plays every fleet, spread over `threads` threads; results in fleet order.
+fn play_all(fleets: &[Fleet], seed: u64, threads: usize) -> Result<Vec<Game>> {
+    let threads = threads.clamp(1, fleets.len().max(1));
+    let chunk = fleets.len().div_ceil(threads).max(1);
+    let results: Vec<Result<Vec<Game>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = fleets
+            .chunks(chunk)
+            .enumerate()
+            .map(|(part, fleets)| {
+                scope.spawn(move || {
+                    fleets
+                        .iter()
+                        .enumerate()
+                        .map(|(i, fleet)| play(fleet, seed ^ (part * chunk + i) as u64))
+                        .collect::<Result<Vec<Game>>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("a bench thread panicked")))
+            })
+            .collect()
+    });
+    let mut games = Vec::with_capacity(fleets.len());
+    for part in results {
+        games.extend(part?);
+    }
+    Ok(games)
+}
+
+/// Mean, median, standard deviation, min and max.
+fn summary(values: &[u32]) -> String {
+    let n = values.len().max(1) as f64;
+    let mean = values.iter().map(|&v| f64::from(v)).sum::<f64>() / n;
+    let var = values
+        .iter()
+        .map(|&v| (f64::from(v) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable();
+    let median = match sorted.len() {
+        0 => 0.0,
+        len if len % 2 == 1 => f64::from(sorted.get(len / 2).copied().unwrap_or(0)),
+        len => {
+            let a = sorted.get(len / 2 - 1).copied().unwrap_or(0);
+            let b = sorted.get(len / 2).copied().unwrap_or(0);
+            f64::from(a + b) / 2.0
+        }
+    };
+    let min = sorted.first().copied().unwrap_or(0);
+    let max = sorted.last().copied().unwrap_or(0);
+    format!(
+        "mean {mean:6.2}  median {median:5.1}  sd {:5.2}  min {min:3}  max {max:3}",
+        var.sqrt()
+    )
+}
+
+fn report(title: &str, games: &[Game]) {
+    let shots: Vec<u32> = games.iter().map(|g| g.shots).collect();
+    let misses: Vec<u32> = games.iter().map(|g| g.misses).collect();
+    let total_shots: u32 = shots.iter().sum();
+    let seconds: f64 = games.iter().map(|g| g.seconds).sum();
+    let slowest = games.iter().map(|g| g.slowest).fold(0.0, f64::max);
+    println!("{title} ({} games)", games.len());
+    println!("  shots   {}", summary(&shots));
+    println!("  misses  {}", summary(&misses));
+    println!(
+        "  time per shot: mean {:.3} ms  max {:.1} ms",
+        seconds * 1000.0 / f64::from(total_shots.max(1)),
+        slowest * 1000.0
+    );
+}
+
+/// Runs the benchmark and prints its figures.
+///
+/// # Errors
+/// When a game cannot be finished (a hunter bug).
+pub fn run(settings: &Settings) -> Result<()> {
+    println!(
+        "tabula bench battleship --fleets {} --seed {} --threads {}",
+        settings.fleets, settings.seed, settings.threads
+    );
+    let mut rng = Rng::new(settings.seed);
+    let uniform: Vec<Fleet> = (0..settings.fleets)
+        .map(|_| random_fleet(&mut rng))
+        .collect();
+    let games = play_all(&uniform, settings.seed, settings.threads)?;
+    report("hunter vs uniformly random legal fleets", &games);
+    let mut rng = Rng::new(settings.seed ^ 0x5EED_F1EE7);
+    let placed: Vec<Fleet> = (0..settings.fleets).map(|_| place(&mut rng)).collect();
+    let games = play_all(&placed, settings.seed, settings.threads)?;
+    report("hunter vs placer fleets", &games);
+    Ok(())
+}
