@@ -43,7 +43,7 @@ pub fn genmove(position: &Position, color: Color, think: &mut Think<'_>) -> Answ
     if position.status().is_over() {
         return Err("the game is over".into());
     }
-    let cell = ai::shell::pick(position, color, think.rng).ok_or("no empty cell")?;
+    let cell = ai::shell::greedy::pick(position, color, think.rng).ok_or("no empty cell")?;
     Ok(cell.to_string())
 }
 
