@@ -10,14 +10,19 @@ use clap::Args;
 use tabula::games::GameKind;
 use tabula::games::othello::{Position, perft};
 
+mod shell;
+
 #[derive(Args)]
 pub struct BenchArgs {
-    /// What to measure: `perft` (Othello perft from the start position).
+    /// What to measure: `perft` (Othello perft from the start position) or `shell`
+    /// (What the Shell playouts and the search player's results).
     #[arg(default_value = "perft")]
     what: String,
     /// Perft depth.
     #[arg(long, default_value_t = 11)]
     depth: u32,
+    #[command(flatten)]
+    shell: shell::ShellArgs,
 }
 
 pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
@@ -35,6 +40,7 @@ pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
             }
             Ok(())
         }
-        other => bail!("unknown benchmark {other:?} (benchmarks: perft)"),
+        "shell" => shell::run(&args.shell),
+        other => bail!("unknown benchmark {other:?} (benchmarks: perft, shell)"),
     }
 }

@@ -1,5 +1,19 @@
 //! The What the Shell players.
 //!
+//! - [`mcts`]: the strong player, a simultaneous-move Monte Carlo tree search with
+//!   decoupled selection (regret matching by default, UCT as an option) whose pick is
+//!   sampled from its final mixed strategy;
+//! - [`candidates`]: the game knowledge it searches with (tactical cells, line
+//!   windows, cells near the stones);
+//! - [`playout`]: guided and uniform playouts;
+//! - [`matrix`]: zero-sum matrix games solved by regret matching⁺;
 //! - [`greedy`]: the simple one-turn-lookahead player (win > block > capture > near
 //!   stones), the baseline the search is measured against.
+
+pub mod candidates;
 pub mod greedy;
+pub mod matrix;
+pub mod mcts;
+pub mod playout;
+
+pub use mcts::{Outcome, Selection, Settings, search};

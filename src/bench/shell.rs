@@ -1,0 +1,205 @@
+//! `tabula bench shell`: What the Shell figures — resolved turns per second in uniform
+//! and guided playouts (one thread), search iterations per second, and the search
+//! player's results against the greedy and the uniformly random players, played in
+//! process with the rules library (both picks, then `resolve_turn`; colours alternate
+//! game by game). Prints the command line that reproduces the run.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use clap::Args;
+
+use tabula::ai::Limits;
+use tabula::ai::shell::{Selection, Settings, greedy, playout, search};
+use tabula::games::Color;
+use tabula::games::shell::{Cell, Position};
+use tabula::rng::Rng;
+
+#[derive(Args, Clone, Debug)]
+pub struct ShellArgs {
+    /// Games against each baseline (shell).
+    #[arg(long, default_value_t = 20)]
+    games: u32,
+    /// Milliseconds per move of the search player (shell; 0: use --iterations only).
+    #[arg(long, default_value_t = 100)]
+    movetime: u64,
+    /// Iteration cap per move of the search player (shell; 0: no cap).
+    #[arg(long, default_value_t = 0)]
+    iterations: u64,
+    /// Selection of the search player: rm or uct (shell).
+    #[arg(long, default_value = "rm")]
+    selection: String,
+    /// Root-parallel trees of the search player (shell).
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+    /// Playouts for the playout-speed figures (shell).
+    #[arg(long, default_value_t = 20_000)]
+    playouts: u32,
+    /// Seed of every random choice (shell).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// The opponents of the search player.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Opponent {
+    Greedy,
+    Random,
+}
+
+impl Opponent {
+    fn name(self) -> &'static str {
+        match self {
+            Opponent::Greedy => "greedy",
+            Opponent::Random => "random",
+        }
+    }
+
+    fn pick(self, position: &Position, color: Color, rng: &mut Rng) -> Option<Cell> {
+        match self {
+            Opponent::Greedy => greedy::pick(position, color, rng),
+            Opponent::Random => {
+                let empty = position.empty_cells();
+                empty.iter().nth(rng.below(u64::from(empty.len())) as usize)
+            }
+        }
+    }
+}
+
+fn settings(args: &ShellArgs) -> Result<Settings> {
+    let Some(selection) = Selection::from_name(&args.selection) else {
+        bail!("unknown selection {:?} (rm or uct)", args.selection);
+    };
+    if args.movetime == 0 && args.iterations == 0 {
+        bail!("give --movetime or --iterations a positive value");
+    }
+    Ok(Settings {
+        selection,
+        iterations: args.iterations,
+        threads: args.threads.max(1),
+        ..Settings::default()
+    })
+}
+
+/// One playout kind's speed: playouts, resolved turns, seconds.
+fn playout_speed(
+    name: &str,
+    count: u32,
+    seed: u64,
+    run: fn(Position, &mut Rng) -> (f64, u32),
+) -> (u64, f64) {
+    let mut rng = Rng::new(seed);
+    let started = Instant::now();
+    let mut turns = 0u64;
+    let mut black = 0.0;
+    for _ in 0..count {
+        let (value, n) = run(Position::new(), &mut rng);
+        turns += u64::from(n);
+        black += value;
+    }
+    let seconds = started.elapsed().as_secs_f64().max(1e-9);
+    println!(
+        "playouts {name:<8} {count} playouts {turns} turns {seconds:.3} s {:.2} M turns/s \
+         ({:.1} turns/playout, black's mean value {:+.3})",
+        turns as f64 / seconds / 1e6,
+        turns as f64 / f64::from(count.max(1)),
+        black / f64::from(count.max(1))
+    );
+    (turns, seconds)
+}
+
+/// Plays one game; `search_color` is the search player's colour. Black's value.
+fn play_game(
+    settings: &Settings,
+    movetime: u64,
+    opponent: Opponent,
+    search_color: Color,
+    rng: &mut Rng,
+    iterations: &mut (u64, f64),
+) -> f64 {
+    let mut position = Position::new();
+    for _ in 0..playout::MAX_TURNS {
+        if position.status().is_over() {
+            break;
+        }
+        let started = Instant::now();
+        let limits = Limits {
+            depth: 1,
+            deadline: (movetime > 0).then(|| started + Duration::from_millis(movetime)),
+            stop: None,
+        };
+        let Some(outcome) = search(&position, search_color, settings, &limits, rng) else {
+            break;
+        };
+        iterations.0 += outcome.iterations;
+        iterations.1 += started.elapsed().as_secs_f64();
+        let Some(other) = opponent.pick(&position, search_color.opponent(), rng) else {
+            break;
+        };
+        let (black, white) = match search_color {
+            Color::Black => (outcome.cell, other),
+            Color::White => (other, outcome.cell),
+        };
+        if position.resolve_turn(black, white).is_err() {
+            break;
+        }
+    }
+    playout::value(position.status())
+}
+
+pub fn run(args: &ShellArgs) -> Result<()> {
+    let settings = settings(args)?;
+    println!(
+        "command: tabula bench shell --games {} --movetime {} --iterations {} --selection {} \
+         --threads {} --playouts {} --seed {}",
+        args.games,
+        args.movetime,
+        args.iterations,
+        args.selection,
+        args.threads,
+        args.playouts,
+        args.seed
+    );
+    playout_speed("uniform", args.playouts, args.seed, playout::uniform);
+    playout_speed("guided", args.playouts, args.seed, playout::guided);
+    let mut rng = Rng::new(args.seed);
+    for opponent in [Opponent::Greedy, Opponent::Random] {
+        let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
+        let mut iterations = (0u64, 0.0f64);
+        let started = Instant::now();
+        for game in 0..args.games {
+            let color = if game % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let value = play_game(
+                &settings,
+                args.movetime,
+                opponent,
+                color,
+                &mut rng,
+                &mut iterations,
+            );
+            let mine = if color == Color::Black { value } else { -value };
+            if mine > 0.0 {
+                wins += 1;
+            } else if mine < 0.0 {
+                losses += 1;
+            } else {
+                draws += 1;
+            }
+        }
+        let games = f64::from(args.games.max(1));
+        println!(
+            "vs {:<6} {} games: {wins} wins {draws} draws {losses} losses, score {:.1} % \
+             ({:.0} iterations/s, {:.1} s)",
+            opponent.name(),
+            args.games,
+            100.0 * (f64::from(wins) + 0.5 * f64::from(draws)) / games,
+            iterations.0 as f64 / iterations.1.max(1e-9),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
