@@ -2,6 +2,7 @@
 //! leaves every option as it was (the session sets a copy and keeps it on success).
 
 use super::Refusal;
+use crate::ai::shell::Selection;
 
 /// The options every game's players read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,6 +17,10 @@ pub struct Options {
     pub hash_mib: u32,
     /// Seed of every random choice.
     pub seed: u64,
+    /// Search iterations per move (What the Shell); 0 means automatic.
+    pub iterations: u64,
+    /// How What the Shell's search chooses in a node.
+    pub shell_selection: Selection,
 }
 
 impl Default for Options {
@@ -26,12 +31,22 @@ impl Default for Options {
             threads: 1,
             hash_mib: 16,
             seed: 0,
+            iterations: 0,
+            shell_selection: Selection::RegretMatching,
         }
     }
 }
 
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 5] = ["movetime", "depth", "threads", "hash", "seed"];
+pub const OPTION_NAMES: [&str; 7] = [
+    "movetime",
+    "depth",
+    "threads",
+    "hash",
+    "seed",
+    "iterations",
+    "shell_selection",
+];
 
 fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
     name: &str,
@@ -56,6 +71,11 @@ impl Options {
             "threads" => self.threads = number(name, value, 1, 256)?,
             "hash" => self.hash_mib = number(name, value, 1, 65_536)?,
             "seed" => self.seed = number(name, value, 0, u64::MAX)?,
+            "iterations" => self.iterations = number(name, value, 0, 1_000_000_000)?,
+            "shell_selection" => {
+                self.shell_selection = Selection::from_name(value)
+                    .ok_or_else(|| format!("invalid value for {name}: expected rm or uct"))?;
+            }
             _ => {
                 return Err(format!(
                     "unknown option (options: {})",
