@@ -145,6 +145,8 @@ struct Node {
     first: u32,
     len: [u8; 2],
     expanded: bool,
+    /// Times the colours have chosen here (the weight of the next average update).
+    selections: u32,
 }
 
 /// One step of an iteration's path.
@@ -210,6 +212,7 @@ impl Tree {
             first: 0,
             len: [0, 0],
             expanded: false,
+            selections: 0,
         });
         tree.expand(0, settings.root_width);
         tree
@@ -257,8 +260,14 @@ impl Tree {
     }
 
     /// Chooses `side`'s candidate in `node`: its index and the probability it had.
+    /// The average strategy grows by the node's selection count times the current
+    /// strategy (linear averaging: later, better-informed strategies weigh more).
     fn select(&mut self, node: usize, side: usize) -> (u8, f64) {
-        let Some(range) = self.nodes.get(node).map(|n| Tree::range(n, side)) else {
+        let Some((range, weight)) = self
+            .nodes
+            .get(node)
+            .map(|n| (Tree::range(n, side), f64::from(n.selections)))
+        else {
             return (0, 1.0);
         };
         let Some(stats) = self.stats.get_mut(range) else {
@@ -267,7 +276,7 @@ impl Tree {
         let n = stats.len();
         if n <= 1 {
             if let Some(stat) = stats.first_mut() {
-                stat.strategy += 1.0;
+                stat.strategy += weight;
             }
             return (0, 1.0);
         }
@@ -288,7 +297,7 @@ impl Tree {
                 let mut picked = false;
                 for (i, stat) in stats.iter_mut().enumerate() {
                     let plain = sigma(stat);
-                    stat.strategy += plain;
+                    stat.strategy += weight * plain;
                     let mixed = (1.0 - gamma) * plain + gamma * uniform;
                     if !picked {
                         if target < mixed {
@@ -345,6 +354,9 @@ impl Tree {
             if !current.expanded {
                 self.expand(node, self.settings.width);
             }
+            if let Some(current) = self.nodes.get_mut(node) {
+                current.selections += 1;
+            }
             let (a, pa) = self.select(node, 0);
             let (b, pb) = self.select(node, 1);
             let choice = [a, b];
@@ -384,6 +396,7 @@ impl Tree {
                     first: 0,
                     len: [0, 0],
                     expanded: false,
+                    selections: 0,
                 });
                 self.children.insert(k, index);
                 Some(index)
@@ -404,7 +417,8 @@ impl Tree {
     /// Adds `value` (black's) to every node and choice on the path.
     fn back_up(&mut self, value: f64) {
         let selection = self.settings.selection;
-        for visit in std::mem::take(&mut self.path).iter() {
+        let path = std::mem::take(&mut self.path);
+        for visit in &path {
             if let Some(child) = visit.child.and_then(|c| self.nodes.get_mut(c as usize)) {
                 child.visits += 1;
                 child.value += value;
@@ -441,6 +455,7 @@ impl Tree {
                 }
             }
         }
+        self.path = path;
     }
 
     /// What the root says for `side`: each candidate's weight (average strategy or
@@ -487,8 +502,87 @@ impl Tree {
 const MATRIX_PAIRS: usize = 64;
 /// Visits each joint choice needs before the root matrix is trusted.
 const MATRIX_VISITS: u32 = 12;
+/// Root shares below this leave a cell out of the root matrix game.
+const SUPPORT: f64 = 0.02;
 /// Strategy shares below this (and below half the largest) are dropped before sampling.
 const THRESHOLD: f64 = 0.05;
+
+/// The indices of `weights` whose share reaches [`SUPPORT`].
+fn support(weights: &[(Cell, f64)]) -> Vec<usize> {
+    let total: f64 = weights.iter().map(|w| w.1.max(0.0)).sum();
+    (0..weights.len())
+        .filter(|&i| total > 0.0 && weights.get(i).is_some_and(|w| w.1 / total >= SUPPORT))
+        .collect()
+}
+
+/// The root's matrix game restricted to the cells both colours still play (shares of
+/// at least [`SUPPORT`]), solved when it is small and every pair in it has been tried
+/// [`MATRIX_VISITS`] times: `side`'s equilibrium share of each of its cells.
+fn solve_root(
+    mine: &[(Cell, f64)],
+    theirs: &[(Cell, f64)],
+    side: usize,
+    pairs: &[(u32, f64)],
+    rows: usize,
+    cols: usize,
+) -> Option<Vec<f64>> {
+    let (black_weights, white_weights) = if side == 0 {
+        (mine, theirs)
+    } else {
+        (theirs, mine)
+    };
+    let share = |weights: &[(Cell, f64)], i: usize| {
+        let total: f64 = weights.iter().map(|w| w.1.max(0.0)).sum();
+        weights
+            .get(i)
+            .map_or(0.0, |w| w.1 / total.max(f64::MIN_POSITIVE))
+    };
+    let mut black = support(black_weights);
+    let mut white = support(white_weights);
+    // A pair tried too rarely leaves the game with the rarer of its two cells.
+    loop {
+        let thin = black.iter().find_map(|&a| {
+            white.iter().find_map(|&b| {
+                let visits = pairs.get(a * cols + b).map_or(0, |p| p.0);
+                (visits < MATRIX_VISITS).then_some((a, b))
+            })
+        });
+        let Some((a, b)) = thin else {
+            break;
+        };
+        if share(black_weights, a) <= share(white_weights, b) {
+            black.retain(|&i| i != a);
+        } else {
+            white.retain(|&i| i != b);
+        }
+    }
+    if black.is_empty() || white.is_empty() || black.len() * white.len() > MATRIX_PAIRS {
+        return None;
+    }
+    let mut values = Vec::with_capacity(black.len() * white.len());
+    for &a in &black {
+        for &b in &white {
+            let (visits, sum) = *pairs.get(a * cols + b)?;
+            if a >= rows {
+                return None;
+            }
+            values.push(sum / f64::from(visits.max(1)));
+        }
+    }
+    let solution = matrix::solve(&values, black.len(), white.len(), 4000);
+    let (kept, mix) = if side == 0 {
+        (black, solution.rows)
+    } else {
+        (white, solution.cols)
+    };
+    let mut shares = vec![0.0; mine.len()];
+    for (&i, p) in kept.iter().zip(mix) {
+        if let Some(share) = shares.get_mut(i) {
+            *share = p;
+        }
+    }
+    Some(shares)
+}
 
 /// `weights` normalised, with small shares (below [`THRESHOLD`] and below half the
 /// largest share) dropped and the rest normalised again.
@@ -589,11 +683,15 @@ pub fn search(
     };
     let first = &trees.first()?.0;
     let mut weights = first.root_weights(side);
+    let mut opponent_weights = first.root_weights(1 - side);
     let mut pairs = first.root_pairs();
     let rows = first.nodes.first().map_or(0, |n| usize::from(n.len[0]));
     let cols = first.nodes.first().map_or(0, |n| usize::from(n.len[1]));
     for (tree, _) in trees.iter().skip(1) {
         for (w, extra) in weights.iter_mut().zip(tree.root_weights(side)) {
+            w.1 += extra.1;
+        }
+        for (w, extra) in opponent_weights.iter_mut().zip(tree.root_weights(1 - side)) {
             w.1 += extra.1;
         }
         for (p, extra) in pairs.iter_mut().zip(tree.root_pairs()) {
@@ -604,15 +702,9 @@ pub fn search(
     let iterations = trees.iter().map(|t| t.1).sum();
     let nodes = trees.iter().map(|t| t.0.nodes.len()).sum();
     let mut solved_root = false;
-    let small = rows * cols <= MATRIX_PAIRS && pairs.iter().all(|p| p.0 >= MATRIX_VISITS);
-    if tactics.is_sharp() && small {
-        let values: Vec<f64> = pairs.iter().map(|p| p.1 / f64::from(p.0)).collect();
-        let solution = matrix::solve(&values, rows, cols, 4000);
-        let mix = if side == 0 {
-            solution.rows
-        } else {
-            solution.cols
-        };
+    if tactics.is_sharp()
+        && let Some(mix) = solve_root(&weights, &opponent_weights, side, &pairs, rows, cols)
+    {
         for (w, p) in weights.iter_mut().zip(mix) {
             w.1 = p;
         }
@@ -627,4 +719,236 @@ pub fn search(
         nodes,
         solved_root,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::shell::greedy;
+    use crate::games::Status;
+
+    fn position(marks: &[(&str, char)], eggs: &str) -> Position {
+        let mut cells = ['-'; 81];
+        for (name, ch) in marks {
+            if let Some(c) = Cell::parse(name) {
+                cells[c.index()] = *ch;
+            }
+        }
+        let board: String = cells.iter().collect();
+        Position::from_notation(&format!("{board} {eggs}")).expect("test position")
+    }
+
+    fn cell(name: &str) -> Cell {
+        Cell::parse(name).expect("cell")
+    }
+
+    fn bounded(iterations: u64, selection: Selection) -> Settings {
+        Settings {
+            selection,
+            iterations,
+            ..Settings::default()
+        }
+    }
+
+    /// Black has two separate fours, e1 and e9 complete them; the board is symmetric
+    /// under the row mirror, which swaps e1 and e9.
+    fn two_threats() -> Position {
+        position(
+            &[
+                ("a1", 'X'),
+                ("b1", 'X'),
+                ("c1", 'X'),
+                ("d1", 'X'),
+                ("a9", 'X'),
+                ("b9", 'X'),
+                ("c9", 'X'),
+                ("d9", 'X'),
+                ("e5", 'O'),
+                ("f5", 'O'),
+            ],
+            "-",
+        )
+    }
+
+    /// Picks of `color` in `position` over `samples` seeds, with `iterations` each.
+    fn picks(position: &Position, color: Color, samples: u64, iterations: u64) -> Vec<Cell> {
+        let settings = bounded(iterations, Selection::RegretMatching);
+        (0..samples)
+            .filter_map(|seed| {
+                let limits = Limits::depth(1);
+                search(position, color, &settings, &limits, &mut Rng::new(seed)).map(|o| o.cell)
+            })
+            .collect()
+    }
+
+    /// Pearson's chi-square of two counts against an even split (1 degree of freedom;
+    /// 6.635 is the 1 % critical value).
+    fn chi_square_even(a: usize, b: usize) -> f64 {
+        let expected = (a + b) as f64 / 2.0;
+        let (a, b) = (a as f64, b as f64);
+        (a - expected).powi(2) / expected + (b - expected).powi(2) / expected
+    }
+
+    #[test]
+    fn blocking_two_threats_mixes_evenly() {
+        let p = two_threats();
+        let got = picks(&p, Color::White, 240, 1500);
+        let e1 = got.iter().filter(|&&c| c == cell("e1")).count();
+        let e9 = got.iter().filter(|&&c| c == cell("e9")).count();
+        assert_eq!(e1 + e9, got.len(), "white must guess one of the two blocks");
+        let chi = chi_square_even(e1, e9);
+        eprintln!("e1 {e1} e9 {e9} chi-square {chi:.2}");
+        assert!(chi < 6.635, "e1 {e1} e9 {e9} chi-square {chi:.2}");
+    }
+
+    #[test]
+    fn attacking_with_two_threats_takes_one_and_mixes() {
+        let p = two_threats();
+        let got = picks(&p, Color::Black, 240, 1500);
+        let e1 = got.iter().filter(|&&c| c == cell("e1")).count();
+        let e9 = got.iter().filter(|&&c| c == cell("e9")).count();
+        assert_eq!(e1 + e9, got.len(), "black must take one of its wins");
+        let chi = chi_square_even(e1, e9);
+        eprintln!("e1 {e1} e9 {e9} chi-square {chi:.2}");
+        assert!(chi < 6.635, "e1 {e1} e9 {e9} chi-square {chi:.2}");
+    }
+
+    #[test]
+    fn blocks_a_lone_threat_every_time() {
+        // White threatens f5 only; black cannot win and has no capture.
+        let p = position(
+            &[
+                ("b5", 'O'),
+                ("c5", 'O'),
+                ("d5", 'O'),
+                ("e5", 'O'),
+                ("a5", 'X'),
+                ("e7", 'X'),
+            ],
+            "-",
+        );
+        for selection in [Selection::RegretMatching, Selection::Uct] {
+            let settings = bounded(400, selection);
+            for seed in 0..10 {
+                let limits = Limits::depth(1);
+                let pick = search(&p, Color::Black, &settings, &limits, &mut Rng::new(seed))
+                    .map(|o| o.cell);
+                assert_eq!(pick, Some(cell("f5")), "{selection:?} seed {seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn same_seed_same_search_and_none_when_over() {
+        let p = position(&[("e5", 'X'), ("d4", 'O'), ("f4", 'E')], "f4");
+        for selection in [Selection::RegretMatching, Selection::Uct] {
+            for threads in [1, 2] {
+                let settings = Settings {
+                    threads,
+                    ..bounded(600, selection)
+                };
+                let run = |seed| {
+                    search(
+                        &p,
+                        Color::White,
+                        &settings,
+                        &Limits::depth(1),
+                        &mut Rng::new(seed),
+                    )
+                };
+                let a = run(7).expect("a pick");
+                assert_eq!(Some(&a), run(7).as_ref());
+                assert_eq!(a.iterations, 600);
+            }
+        }
+        let won = position(
+            &[
+                ("a1", 'X'),
+                ("b1", 'X'),
+                ("c1", 'X'),
+                ("d1", 'X'),
+                ("e1", 'X'),
+            ],
+            "-",
+        );
+        let settings = bounded(100, Selection::RegretMatching);
+        assert_eq!(
+            search(
+                &won,
+                Color::White,
+                &settings,
+                &Limits::depth(1),
+                &mut Rng::new(1)
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn picks_only_empty_cells_in_random_games() {
+        for seed in 0..12u64 {
+            let mut rng = Rng::new(seed);
+            let mut p = Position::new();
+            let selection = if seed % 2 == 0 {
+                Selection::RegretMatching
+            } else {
+                Selection::Uct
+            };
+            let settings = Settings {
+                max_nodes: 64,
+                ..bounded(150, selection)
+            };
+            for _ in 0..60 {
+                if p.status().is_over() {
+                    break;
+                }
+                let limits = Limits::depth(1);
+                let mine = search(&p, Color::Black, &settings, &limits, &mut rng)
+                    .expect("a pick while the game goes on");
+                assert!(p.is_empty(mine.cell), "{p:?} {}", mine.cell);
+                let total: f64 = mine.strategy.iter().map(|s| s.1).sum();
+                assert!((total - 1.0).abs() < 1e-9);
+                let theirs = greedy::pick(&p, Color::White, &mut rng).expect("greedy pick");
+                p.resolve_turn(mine.cell, theirs).expect("legal turn");
+            }
+        }
+    }
+
+    #[test]
+    fn beats_the_greedy_player_more_often_than_not() {
+        let settings = bounded(800, Selection::RegretMatching);
+        let mut rng = Rng::new(2024);
+        let mut score = 0.0;
+        let games = 20;
+        for game in 0..games {
+            let me = if game % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let mut p = Position::new();
+            for _ in 0..playout::MAX_TURNS {
+                if p.status().is_over() {
+                    break;
+                }
+                let limits = Limits::depth(1);
+                let mine = search(&p, me, &settings, &limits, &mut rng).expect("a pick");
+                let theirs = greedy::pick(&p, me.opponent(), &mut rng).expect("a pick");
+                let (black, white) = if me == Color::Black {
+                    (mine.cell, theirs)
+                } else {
+                    (theirs, mine.cell)
+                };
+                p.resolve_turn(black, white).expect("legal turn");
+            }
+            score += match p.status() {
+                Status::BlackWins if me == Color::Black => 1.0,
+                Status::WhiteWins if me == Color::White => 1.0,
+                Status::BlackWins | Status::WhiteWins => 0.0,
+                _ => 0.5,
+            };
+        }
+        eprintln!("score against greedy: {score} / {games}");
+        assert!(score >= 0.6 * f64::from(games), "{score} / {games}");
+    }
 }
