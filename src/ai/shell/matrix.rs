@@ -89,6 +89,19 @@ pub fn row_exploitability(matrix: &[f64], rows: &[f64], cols: usize, value: f64)
 /// matching⁺. An empty or malformed matrix gives empty strategies and value 0.
 #[must_use]
 pub fn solve(matrix: &[f64], rows: usize, cols: usize, iterations: u32) -> Solution {
+    solve_within(matrix, rows, cols, iterations, 0.0)
+}
+
+/// As [`solve`], stopping early once the average strategies' [`exploitability`]
+/// (checked every 64 rounds) is at most `tolerance`.
+#[must_use]
+pub fn solve_within(
+    matrix: &[f64],
+    rows: usize,
+    cols: usize,
+    iterations: u32,
+    tolerance: f64,
+) -> Solution {
     if rows == 0 || cols == 0 || matrix.len() != rows * cols {
         return Solution {
             rows: Vec::new(),
@@ -121,6 +134,12 @@ pub fn solve(matrix: &[f64], rows: usize, cols: usize, iterations: u32) -> Solut
         }
         for (s, yj) in sum_cols.iter_mut().zip(&y) {
             *s += weight * yj;
+        }
+        if tolerance > 0.0
+            && t % 64 == 0
+            && exploitability(matrix, &normalised(&sum_rows), &normalised(&sum_cols)) <= tolerance
+        {
+            break;
         }
     }
     let rows_mix = normalised(&sum_rows);

@@ -7,6 +7,8 @@
 //!   windows, cells near the stones);
 //! - [`playout`]: guided and uniform playouts;
 //! - [`matrix`]: zero-sum matrix games solved by regret matching⁺;
+//! - [`solver`]: an exact solver for small endgames (a matrix game per node), to
+//!   measure the search's exploitability;
 //! - [`greedy`]: the simple one-turn-lookahead player (win > block > capture > near
 //!   stones), the baseline the search is measured against.
 
@@ -15,5 +17,6 @@ pub mod greedy;
 pub mod matrix;
 pub mod mcts;
 pub mod playout;
+pub mod solver;
 
 pub use mcts::{Outcome, Selection, Settings, search};
