@@ -1,5 +1,6 @@
 //! `tabula bench shell`: What the Shell figures — resolved turns per second in uniform
-//! and guided playouts (one thread), search iterations per second, and the search
+//! and guided playouts (one thread), search iterations per second (20,000 iterations
+//! from the start and from a middle game; then the mean over the games), and the search
 //! player's results against the greedy and the uniformly random players, played in
 //! process with the rules library (both picks, then `resolve_turn`; colours alternate
 //! game by game). Prints the command line that reproduces the run.
@@ -108,6 +109,39 @@ fn playout_speed(
     (turns, seconds)
 }
 
+/// Search speed: `iterations` iterations (one thread) from the empty board and from
+/// the position after 12 guided turns.
+fn search_speed(settings: &Settings, iterations: u64, seed: u64) {
+    let mut rng = Rng::new(seed);
+    let mut middle = Position::new();
+    for _ in 0..12 {
+        let black = greedy::pick(&middle, Color::Black, &mut rng);
+        let white = greedy::pick(&middle, Color::White, &mut rng);
+        let (Some(black), Some(white)) = (black, white) else {
+            break;
+        };
+        if middle.resolve_turn(black, white).is_err() || middle.status().is_over() {
+            break;
+        }
+    }
+    let bounded = Settings {
+        iterations,
+        threads: 1,
+        ..*settings
+    };
+    for (name, position) in [("start", Position::new()), ("middle", middle)] {
+        let started = Instant::now();
+        let limits = Limits::depth(1);
+        let outcome = search(&position, Color::Black, &bounded, &limits, &mut rng);
+        let seconds = started.elapsed().as_secs_f64().max(1e-9);
+        let (done, nodes) = outcome.map_or((0, 0), |o| (o.iterations, o.nodes));
+        println!(
+            "search   {name:<8} {done} iterations {nodes} nodes {seconds:.3} s {:.0} iterations/s",
+            done as f64 / seconds
+        );
+    }
+}
+
 /// Plays one game; `search_color` is the search player's colour. Black's value.
 fn play_game(
     settings: &Settings,
@@ -162,6 +196,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
     );
     playout_speed("uniform", args.playouts, args.seed, playout::uniform);
     playout_speed("guided", args.playouts, args.seed, playout::guided);
+    search_speed(&settings, 20_000, args.seed);
     let mut rng = Rng::new(args.seed);
     for opponent in [Opponent::Greedy, Opponent::Random] {
         let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
