@@ -11,6 +11,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 
 use tabula::ai::Limits;
+use tabula::ai::shell::candidates::{Tactics, candidates};
 use tabula::ai::shell::{Selection, Settings, greedy, playout, search};
 use tabula::games::Color;
 use tabula::games::shell::{Cell, Position};
@@ -110,11 +111,16 @@ fn playout_speed(
 }
 
 /// Search speed: `iterations` iterations (one thread) from the empty board and from
-/// the position after 12 guided turns.
+/// the first position of a greedy self-play game, after 8 turns or more, where black
+/// has a choice to search.
 fn search_speed(settings: &Settings, iterations: u64, seed: u64) {
     let mut rng = Rng::new(seed);
     let mut middle = Position::new();
-    for _ in 0..12 {
+    for turn in 0..40 {
+        let tactics = Tactics::of(&middle);
+        if turn >= 8 && candidates(&middle, &tactics, Color::Black, settings.root_width).len() > 1 {
+            break;
+        }
         let black = greedy::pick(&middle, Color::Black, &mut rng);
         let white = greedy::pick(&middle, Color::White, &mut rng);
         let (Some(black), Some(white)) = (black, white) else {
