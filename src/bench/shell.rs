@@ -204,6 +204,9 @@ pub fn run(args: &ShellArgs) -> Result<()> {
     playout_speed("guided", args.playouts, args.seed, playout::guided);
     search_speed(&settings, 20_000, args.seed);
     let mut rng = Rng::new(args.seed);
+    if args.games == 0 {
+        return Ok(());
+    }
     for opponent in [Opponent::Greedy, Opponent::Random] {
         let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
         let mut iterations = (0u64, 0.0f64);
