@@ -1,6 +1,7 @@
 //! `tabula bench shell`: What the Shell figures — resolved turns per second in uniform
 //! and guided playouts (one thread), search iterations per second (20,000 iterations
-//! from the start and from a middle game; then the mean over the games), and the search
+//! from the start and from a middle game; then the mean over the games), the
+//! exploitability of its mixed strategy on small endgames solved exactly, and the search
 //! player's results against the greedy and the uniformly random players, played in
 //! process with the rules library (both picks, then `resolve_turn`; colours alternate
 //! game by game). Prints the command line that reproduces the run.
@@ -12,6 +13,7 @@ use clap::Args;
 
 use tabula::ai::Limits;
 use tabula::ai::shell::candidates::{Tactics, candidates};
+use tabula::ai::shell::solver::{self, Solver};
 use tabula::ai::shell::{Selection, Settings, greedy, playout, search};
 use tabula::games::Color;
 use tabula::games::shell::{Cell, Position};
@@ -148,6 +150,44 @@ fn search_speed(settings: &Settings, iterations: u64, seed: u64) {
     }
 }
 
+/// Exploitability of the search's mixed strategy (both colours) on `count` solved
+/// endgames with `empty` empty cells, as a share of the value range (−1..1).
+fn exploitability(settings: &Settings, empty: u32, count: usize, seed: u64) {
+    let bounded = Settings {
+        iterations: if settings.iterations > 0 {
+            settings.iterations
+        } else {
+            4000
+        },
+        threads: 1,
+        ..*settings
+    };
+    let mut rng = Rng::new(seed);
+    let mut gaps = Vec::new();
+    let started = Instant::now();
+    for position in solver::endgames(empty, count) {
+        let Some(solved) = Solver::new().root(&position) else {
+            continue;
+        };
+        for (side, color) in [(0, Color::Black), (1, Color::White)] {
+            let limits = Limits::depth(1);
+            if let Some(outcome) = search(&position, color, &bounded, &limits, &mut rng) {
+                gaps.push(solved.exploitability(side, &outcome.strategy) / 2.0);
+            }
+        }
+    }
+    let n = gaps.len().max(1) as f64;
+    println!(
+        "exploitability {} endgames with {empty} empty cells, {} iterations: mean {:.4} max \
+         {:.4} of the value range ({:.1} s)",
+        gaps.len() / 2,
+        bounded.iterations,
+        gaps.iter().sum::<f64>() / n,
+        gaps.iter().copied().fold(0.0, f64::max),
+        started.elapsed().as_secs_f64()
+    );
+}
+
 /// Plays one game; `search_color` is the search player's colour. Black's value.
 fn play_game(
     settings: &Settings,
@@ -203,6 +243,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
     playout_speed("uniform", args.playouts, args.seed, playout::uniform);
     playout_speed("guided", args.playouts, args.seed, playout::guided);
     search_speed(&settings, 20_000, args.seed);
+    exploitability(&settings, 6, 12, args.seed);
     let mut rng = Rng::new(args.seed);
     if args.games == 0 {
         return Ok(());

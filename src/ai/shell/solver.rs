@@ -16,8 +16,10 @@
 use std::collections::HashMap;
 
 use super::matrix;
-use super::playout;
+use super::playout::{self, random_cell};
+use crate::games::shell::cell::BOARD;
 use crate::games::shell::{Cell, Position};
+use crate::rng::Rng;
 
 /// Turns allowed beyond the empty cells before a line of play counts as a draw.
 pub const EXTRA_DEPTH: u32 = 4;
@@ -188,61 +190,61 @@ impl Solved {
     }
 }
 
+/// Ongoing positions with `empty` empty cells whose solved root is not a foregone
+/// conclusion: uniformly random games stopped at 24 empty cells or fewer, the
+/// rest filled with eggs (newest last) at random; at most `count`, from the first
+/// 3000 seeds, in seed order (the same list every time).
+#[must_use]
+pub fn endgames(empty: u32, count: usize) -> Vec<Position> {
+    let mut found = Vec::new();
+    for seed in 0..3000u64 {
+        let mut rng = Rng::new(seed);
+        let mut p = Position::new();
+        while !p.status().is_over() && p.empty_cells().len() > 24 {
+            let free = BOARD & !p.occupied();
+            let (Some(b), Some(w)) = (random_cell(free, &mut rng), random_cell(free, &mut rng))
+            else {
+                break;
+            };
+            if p.resolve_turn_quiet(b, w).is_err() {
+                break;
+            }
+        }
+        while !p.status().is_over() && p.empty_cells().len() > empty {
+            let Some(cell) = random_cell(BOARD & !p.occupied(), &mut rng) else {
+                break;
+            };
+            // A collision lays the egg (S4) and changes nothing else.
+            if p.resolve_turn_quiet(cell, cell).is_err() {
+                break;
+            }
+        }
+        if p.status().is_over() || p.empty_cells().len() < 3 {
+            continue;
+        }
+        let solved = Solver::new().root(&p);
+        let spread = solved.map_or(0.0, |s| {
+            let hi = s.matrix.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let lo = s.matrix.iter().copied().fold(f64::INFINITY, f64::min);
+            hi - lo
+        });
+        if spread >= 1.0 {
+            found.push(p);
+            if found.len() == count {
+                break;
+            }
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ai::Limits;
     use crate::ai::shell::mcts::{Selection, Settings, search};
-    use crate::ai::shell::playout::random_cell;
     use crate::games::Color;
-    use crate::games::shell::cell::BOARD;
     use crate::rng::Rng;
-
-    /// Ongoing positions with `empty` empty cells whose solved root is not a foregone
-    /// conclusion: uniformly random games stopped at 24 empty cells or fewer, the
-    /// rest filled with eggs (newest last) at random.
-    fn endgames(empty: u32, count: usize) -> Vec<Position> {
-        let mut found = Vec::new();
-        for seed in 0..3000u64 {
-            let mut rng = Rng::new(seed);
-            let mut p = Position::new();
-            while !p.status().is_over() && p.empty_cells().len() > 24 {
-                let free = BOARD & !p.occupied();
-                let (Some(b), Some(w)) = (random_cell(free, &mut rng), random_cell(free, &mut rng))
-                else {
-                    break;
-                };
-                if p.resolve_turn_quiet(b, w).is_err() {
-                    break;
-                }
-            }
-            while !p.status().is_over() && p.empty_cells().len() > empty {
-                let Some(cell) = random_cell(BOARD & !p.occupied(), &mut rng) else {
-                    break;
-                };
-                // A collision lays the egg (S4) and changes nothing else.
-                if p.resolve_turn_quiet(cell, cell).is_err() {
-                    break;
-                }
-            }
-            if p.status().is_over() || p.empty_cells().len() < 3 {
-                continue;
-            }
-            let solved = Solver::new().root(&p);
-            let spread = solved.map_or(0.0, |s| {
-                let hi = s.matrix.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                let lo = s.matrix.iter().copied().fold(f64::INFINITY, f64::min);
-                hi - lo
-            });
-            if spread >= 1.0 {
-                found.push(p);
-                if found.len() == count {
-                    break;
-                }
-            }
-        }
-        found
-    }
 
     /// The target: on solved endgames (here ≤ 6 empty cells) the search's
     /// mixed strategy is exploitable by less than 5 % of the value range.
@@ -264,6 +266,66 @@ mod tests {
                 let gap = solved.exploitability(side, &outcome.strategy) / 2.0;
                 assert!(gap < 0.05, "{p:?} {color:?} exploitability {gap:.3}");
             }
+        }
+    }
+
+    #[test]
+    fn a_lone_empty_cell_is_a_collision_and_a_draw() {
+        // Every cell but e5 is full and nobody has a line: both must pick e5 (S9).
+        let mut board: Vec<char> = (0..81)
+            .map(|i| {
+                if (i / 9 + (i % 9) / 2) % 2 == 0 {
+                    'X'
+                } else {
+                    'O'
+                }
+            })
+            .collect();
+        board[40] = '-';
+        let text: String = board.into_iter().collect();
+        let p = Position::from_notation(&format!("{text} -")).expect("position");
+        assert_eq!(p.empty_cells().len(), 1);
+        let mut solver = Solver::new();
+        let solved = solver.root(&p).expect("ongoing");
+        assert_eq!(solved.cells.len(), 1);
+        let mut after = p;
+        after
+            .resolve_turn_quiet(solved.cells[0], solved.cells[0])
+            .expect("a legal collision");
+        assert_eq!(solver.value(&p), Some(playout::value(after.status())));
+    }
+
+    #[test]
+    fn transposed_exploitability_matches_the_white_view() {
+        // Matching pennies as a 2-cell game: each side's even mix is unexploitable, a
+        // pure one loses 1.
+        let solved = Solved {
+            cells: vec![Cell::ALL[0], Cell::ALL[1]],
+            matrix: vec![1.0, -1.0, -1.0, 1.0],
+            solution: matrix::Solution {
+                rows: vec![0.5, 0.5],
+                cols: vec![0.5, 0.5],
+                value: 0.0,
+            },
+        };
+        let even = [(Cell::ALL[0], 0.5), (Cell::ALL[1], 0.5)];
+        let pure = [(Cell::ALL[0], 1.0)];
+        for side in 0..2 {
+            assert!(solved.exploitability(side, &even).abs() < 1e-12);
+            assert!((solved.exploitability(side, &pure) - 1.0).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn sampled_endgames_solve_to_proper_matrix_games() {
+        // Crowded boards with captures about: the sampled ones stay within the solver's
+        // bounds, and their roots are proper matrix games with values in −1..1.
+        for p in endgames(6, 3) {
+            let solved = Solver::new().root(&p).expect("a solvable endgame");
+            let n = solved.cells.len();
+            assert_eq!(solved.matrix.len(), n * n);
+            assert!(solved.matrix.iter().all(|v| (-1.0..=1.0).contains(v)));
+            assert!((solved.solution.rows.iter().sum::<f64>() - 1.0).abs() < 1e-9);
         }
     }
 }
