@@ -39,6 +39,9 @@ pub struct ShellArgs {
     /// Playouts for the playout-speed figures (shell).
     #[arg(long, default_value_t = 20_000)]
     playouts: u32,
+    /// Empty cells of the solved endgames for the exploitability figure (shell).
+    #[arg(long, default_value_t = 6)]
+    endgame_empty: u32,
     /// Seed of every random choice (shell).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -176,7 +179,14 @@ fn exploitability(settings: &Settings, empty: u32, count: usize, seed: u64) {
             }
         }
     }
-    let n = gaps.len().max(1) as f64;
+    if gaps.is_empty() {
+        println!(
+            "exploitability: no sampled endgame with {empty} empty cells stayed within the \
+             solver's bounds"
+        );
+        return;
+    }
+    let n = gaps.len() as f64;
     println!(
         "exploitability {} endgames with {empty} empty cells, {} iterations: mean {:.4} max \
          {:.4} of the value range ({:.1} s)",
@@ -231,19 +241,20 @@ pub fn run(args: &ShellArgs) -> Result<()> {
     let settings = settings(args)?;
     println!(
         "command: tabula bench shell --games {} --movetime {} --iterations {} --selection {} \
-         --threads {} --playouts {} --seed {}",
+         --threads {} --playouts {} --endgame-empty {} --seed {}",
         args.games,
         args.movetime,
         args.iterations,
         args.selection,
         args.threads,
         args.playouts,
+        args.endgame_empty,
         args.seed
     );
     playout_speed("uniform", args.playouts, args.seed, playout::uniform);
     playout_speed("guided", args.playouts, args.seed, playout::guided);
     search_speed(&settings, 20_000, args.seed);
-    exploitability(&settings, 6, 12, args.seed);
+    exploitability(&settings, args.endgame_empty, 12, args.seed);
     let mut rng = Rng::new(args.seed);
     if args.games == 0 {
         return Ok(());
