@@ -18,9 +18,10 @@
 //! When the arena is full the search keeps running, valuing new joint choices by
 //! playouts without storing them.
 //!
-//! At the root, when a colour can win at once and the matrix of joint choices is small
-//! and every pair has been tried enough, the matrix of the pairs' mean values is solved
-//! ([`super::matrix`]) and the move is drawn from its equilibrium instead. The played
+//! At the root, when a colour can win at once, the matrix game of the cells both
+//! colours still play (root shares of 2 % or more; a pair tried fewer than 12 times
+//! drops the rarer of its two cells) is solved on the pairs' mean values when it is
+//! small ([`super::matrix`]), and the move is drawn from its equilibrium instead. The played
 //! cell is always *sampled* from the final mixed strategy with the caller's random
 //! generator (cells below a small share are dropped first), so the player mixes and is
 //! reproducible for a seed when the search is bounded by iterations.
