@@ -93,7 +93,7 @@ pub fn shell(
             let empty: Vec<ShellCell> = position.empty_cells().iter().collect();
             rng.choose(&empty).copied()
         }
-        Player::Greedy => crate::ai::shell::pick(position, color, rng),
+        Player::Greedy => crate::ai::shell::greedy::pick(position, color, rng),
     }
 }
 

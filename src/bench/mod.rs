@@ -12,10 +12,13 @@ use clap::Args;
 use tabula::games::GameKind;
 use tabula::games::othello::{Position, perft};
 
+mod shell;
+
 #[derive(Args)]
 pub struct BenchArgs {
-    /// What to measure: `perft` (Othello perft from the start position) or
-    /// `battleship` (the hunter against uniform and placer fleets).
+    /// What to measure: `perft` (Othello perft from the start position),
+    /// `battleship` (the hunter against uniform and placer fleets) or `shell` (What
+    /// the Shell playouts and the search player's results).
     #[arg(default_value = "perft")]
     what: String,
     /// Perft depth.
@@ -30,6 +33,8 @@ pub struct BenchArgs {
     /// Battleship: games played in parallel (each shot is timed on its own thread).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    #[command(flatten)]
+    shell: shell::ShellArgs,
 }
 
 pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
@@ -52,6 +57,7 @@ pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
             seed: args.seed,
             threads: args.threads,
         }),
-        other => bail!("unknown benchmark {other:?} (benchmarks: perft, battleship)"),
+        "shell" => shell::run(&args.shell),
+        other => bail!("unknown benchmark {other:?} (benchmarks: perft, battleship, shell)"),
     }
 }

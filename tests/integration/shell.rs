@@ -123,7 +123,8 @@ fn genmove_is_a_secret_pick_that_changes_nothing() {
         assert!(position.is_empty(cell), "{pick} is not empty");
         assert_eq!(engine.ok("position"), before);
     }
-    // Reproducible from the seed.
+    // Reproducible from the seed when the search is bounded by iterations alone.
+    engine.ok("set_option iterations 1000");
     engine.ok("set_option seed 9");
     let first = engine.ok("reg_genmove black");
     engine.ok("set_option seed 8");
@@ -138,6 +139,9 @@ fn a_game_between_two_engines_refereed_by_a_third_ends_with_one_result() {
     let mut referee = shell_engine();
     black.ok("set_option seed 1");
     white.ok("set_option seed 2");
+    black.ok("set_option iterations 300");
+    white.ok("set_option iterations 300");
+    white.ok("set_option shell_selection uct");
     for _ in 0..200 {
         if referee.ok("status") != "ongoing" && referee.ok("status") != "sudden_death" {
             break;
@@ -151,4 +155,25 @@ fn a_game_between_two_engines_refereed_by_a_third_ends_with_one_result() {
     let status = referee.ok("status");
     assert_eq!(black.ok("status"), status);
     assert_eq!(white.ok("final_score"), referee.ok("final_score"));
+}
+
+#[test]
+fn search_options_are_validated_and_both_selections_answer() {
+    let mut engine = shell_engine();
+    engine.ok("set_option iterations 200");
+    for selection in ["uct", "rm"] {
+        engine.ok(&format!("set_option shell_selection {selection}"));
+        let pick = engine.ok("genmove white");
+        assert!(Cell::parse(&pick).is_some(), "{pick}");
+    }
+    for bad in [
+        "set_option shell_selection minimax",
+        "set_option iterations -1",
+        "set_option iterations many",
+    ] {
+        assert!(
+            engine.refused(bad).starts_with("invalid value for"),
+            "{bad}"
+        );
+    }
 }

@@ -7,7 +7,7 @@
 //! then, so eggs appear, and the simple player part of the time, so captures happen).
 
 use proptest::prelude::*;
-use tabula::ai::shell::pick;
+use tabula::ai::shell::greedy::pick;
 use tabula::games::shell::{Cell, Position, Stone};
 use tabula::games::{Color, Status};
 use tabula::rng::Rng;

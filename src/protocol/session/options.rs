@@ -3,6 +3,7 @@
 
 use super::Refusal;
 use crate::ai::baseline::Player;
+use crate::ai::shell::Selection;
 
 /// The options every game's players read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,6 +20,10 @@ pub struct Options {
     pub seed: u64,
     /// Who answers `genmove`: the engine's own player or a baseline.
     pub player: Player,
+    /// Search iterations per move (What the Shell); 0 means automatic.
+    pub iterations: u64,
+    /// How What the Shell's search chooses in a node.
+    pub shell_selection: Selection,
 }
 
 impl Default for Options {
@@ -30,12 +35,23 @@ impl Default for Options {
             hash_mib: 16,
             seed: 0,
             player: Player::Default,
+            iterations: 0,
+            shell_selection: Selection::RegretMatching,
         }
     }
 }
 
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 6] = ["movetime", "depth", "threads", "hash", "seed", "player"];
+pub const OPTION_NAMES: [&str; 8] = [
+    "movetime",
+    "depth",
+    "threads",
+    "hash",
+    "seed",
+    "iterations",
+    "shell_selection",
+    "player",
+];
 
 fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
     name: &str,
@@ -64,6 +80,11 @@ impl Options {
                 self.player = Player::from_name(value).ok_or_else(|| {
                     "invalid value for player: expected default, random or greedy".to_string()
                 })?;
+            }
+            "iterations" => self.iterations = number(name, value, 0, 1_000_000_000)?,
+            "shell_selection" => {
+                self.shell_selection = Selection::from_name(value)
+                    .ok_or_else(|| format!("invalid value for {name}: expected rm or uct"))?;
             }
             _ => {
                 return Err(format!(

@@ -1,8 +1,11 @@
 //! What the Shell's side of the session: cells from text, `resolve_turn`, the secret
 //! pick of `genmove`, and answers as text. Rules stay in `games::shell`.
 
+use std::time::{Duration, Instant};
+
 use super::{Answer, Refusal, Think};
 use crate::ai;
+use crate::ai::shell::mcts::{NODE_BYTES, Settings};
 use crate::games::shell::{Cell, Position};
 use crate::games::{Color, Status};
 
@@ -38,15 +41,46 @@ pub fn is_legal(position: &Position, text: &str) -> bool {
     !position.status().is_over() && Cell::parse(text).is_some_and(|cell| position.is_empty(cell))
 }
 
-/// The secret pick: answered, never played (the turn is resolved by `resolve_turn`).
+/// The default budget of a move when neither `movetime`, a clock nor `iterations`
+/// bounds it: this many iterations, or this long, whichever comes first.
+const DEFAULT_ITERATIONS: u64 = 20_000;
+const DEFAULT_TIME: Duration = Duration::from_millis(200);
+
+/// The secret pick of the search player: answered, never played (the turn is resolved
+/// by `resolve_turn`).
 pub fn genmove(position: &Position, color: Color, think: &mut Think<'_>) -> Answer {
     if position.status().is_over() {
         return Err("the game is over".into());
     }
-    let cell = ai::baseline::shell(position, color, think.options.player, think.rng)
-        .or_else(|| ai::shell::pick(position, color, think.rng))
-        .ok_or("no empty cell")?;
-    Ok(cell.to_string())
+    if let Some(cell) = ai::baseline::shell(position, color, think.options.player, think.rng) {
+        return Ok(cell.to_string());
+    }
+    let options = think.options;
+    let mut limits = think.limits;
+    let iterations = match (options.iterations, limits.deadline) {
+        (0, None) => {
+            limits.deadline = Some(Instant::now() + DEFAULT_TIME);
+            DEFAULT_ITERATIONS
+        }
+        (n, _) => n,
+    };
+    let mib = usize::try_from(options.hash_mib).unwrap_or(usize::MAX);
+    let settings = Settings {
+        selection: options.shell_selection,
+        iterations,
+        threads: options.threads,
+        max_nodes: mib.saturating_mul(1 << 20) / NODE_BYTES,
+        ..Settings::default()
+    };
+    let outcome =
+        ai::shell::search(position, color, &settings, &limits, think.rng).ok_or("no empty cell")?;
+    log::info!(
+        "shell search: {} iterations, {} nodes, root matrix solved: {}",
+        outcome.iterations,
+        outcome.nodes,
+        outcome.solved_root
+    );
+    Ok(outcome.cell.to_string())
 }
 
 /// A rough count of the turns left, for the clock's share.

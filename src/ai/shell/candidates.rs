@@ -1,0 +1,364 @@
+//! Game knowledge for the search: which cells are worth picking.
+//!
+//! Everything here works on the position's bitboards and never allocates except the
+//! candidate list it returns:
+//! - [`five_holes`]: empty cells that would complete a line of five for a colour (a
+//!   fast over-approximation of the winning cells, used by playouts);
+//! - [`capture_cells`]: empty cells where a new turtle would capture (S5);
+//! - [`Tactics`]: the verified winning cells and the capture cells of both colours;
+//! - [`candidates`]: the cells a colour considers in a tree node — every tactical cell
+//!   first, then the best cells within distance 2 of the stones by a line-window score
+//!   (the five-cell windows through a cell that the opponent has not spoiled, weighted
+//!   by how many of our turtles they hold; and the same for the opponent, to block).
+//!
+//! Invariant: every cell returned is empty in the position it was computed from.
+
+use crate::games::shell::cell::{BOARD, Dir};
+use crate::games::shell::{Cell, Position};
+use crate::games::{Color, Status};
+
+/// The cells within (Chebyshev) distance 1 of `mask`, `mask` included.
+#[inline]
+pub(crate) fn grow(mask: u128) -> u128 {
+    Dir::ALL
+        .iter()
+        .fold(mask, |grown, dir| grown | dir.shift(mask))
+}
+
+/// Moves `mask` `steps` cells along `dir` (no wrapping).
+#[inline]
+fn shift_by(dir: Dir, mut mask: u128, steps: u32) -> u128 {
+    for _ in 0..steps {
+        mask = dir.shift(mask);
+    }
+    mask
+}
+
+/// The empty cells `x` such that a turtle of the colour owning `own` on `x` would lie
+/// in five in a row of that colour (four of the five cells already `own`).
+#[inline]
+pub(crate) fn five_holes(own: u128, empty: u128) -> u128 {
+    let mut holes = 0u128;
+    for dir in Dir::FORWARD {
+        let back = dir.opposite();
+        // ahead[j] = cells x with x + (j+1)·dir in own; behind[j] likewise backwards.
+        let mut ahead = [0u128; 4];
+        let mut behind = [0u128; 4];
+        let (mut a, mut b) = (own, own);
+        for j in 0..4 {
+            a = back.shift(a);
+            b = dir.shift(b);
+            ahead[j] = a;
+            behind[j] = b;
+        }
+        // The hole is the k-th cell of the window: k cells of own behind it, 4 − k ahead.
+        let mut lines = ahead[0] & ahead[1] & ahead[2] & ahead[3];
+        lines |= behind[0] & ahead[0] & ahead[1] & ahead[2];
+        lines |= behind[0] & behind[1] & ahead[0] & ahead[1];
+        lines |= behind[0] & behind[1] & behind[2] & ahead[0];
+        lines |= behind[0] & behind[1] & behind[2] & behind[3];
+        holes |= lines;
+    }
+    holes & empty
+}
+
+/// The empty cells where a new turtle of the colour owning `own` would capture (S5):
+/// two stones not its own, then one of its turtles.
+#[inline]
+pub(crate) fn capture_cells(own: u128, occupied: u128) -> u128 {
+    let others = occupied & !own;
+    let empty = BOARD & !occupied;
+    let mut cells = 0u128;
+    for dir in Dir::ALL {
+        let back = dir.opposite();
+        let other1 = back.shift(others);
+        let other2 = back.shift(other1);
+        let own3 = shift_by(back, own, 3);
+        cells |= other1 & other2 & own3;
+    }
+    cells & empty
+}
+
+/// The tactical cells of a position, per colour (indexed by [`Color::index`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tactics {
+    /// Cells where a lone turtle of that colour wins at once (verified with
+    /// [`Position::imagine_lone_turtle`], hatching chains included).
+    pub wins: [u128; 2],
+    /// Cells where a new turtle of that colour captures.
+    pub captures: [u128; 2],
+}
+
+impl Tactics {
+    /// The tactics of `position` (all empty when the game is over).
+    #[must_use]
+    pub fn of(position: &Position) -> Tactics {
+        let mut tactics = Tactics::default();
+        if position.status().is_over() {
+            return tactics;
+        }
+        let occupied = position.occupied();
+        let empty = BOARD & !occupied;
+        for color in Color::ALL {
+            let own = position.turtle_mask(color);
+            let captures = capture_cells(own, occupied);
+            let suspects = five_holes(own, empty) | captures;
+            let mut wins = 0u128;
+            for cell in crate::games::shell::CellSet::from_bits(suspects) {
+                if let Some((after, _)) = position.imagine_lone_turtle(color, cell)
+                    && after.status() == Status::win_for(color)
+                {
+                    wins |= cell.bit();
+                }
+            }
+            tactics.wins[color.index()] = wins;
+            tactics.captures[color.index()] = captures;
+        }
+        tactics
+    }
+
+    /// True when either colour can win at once.
+    #[must_use]
+    pub fn is_sharp(&self) -> bool {
+        self.wins != [0, 0]
+    }
+}
+
+/// Every five-cell window of the board (140 of them), as masks.
+const WINDOWS: [u128; 140] = {
+    let mut windows = [0u128; 140];
+    let mut n = 0;
+    // (dc, dr) per forward line: east, south, south-east, south-west.
+    let deltas: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+    let mut d = 0;
+    while d < 4 {
+        let (dc, dr) = deltas[d];
+        let mut row = 0;
+        while row < 9 {
+            let mut col = 0;
+            while col < 9 {
+                let end_col = col + 4 * dc;
+                let end_row = row + 4 * dr;
+                if end_col >= 0 && end_col < 9 && end_row >= 0 && end_row < 9 {
+                    let mut mask = 0u128;
+                    let mut k = 0;
+                    while k < 5 {
+                        mask |= 1u128 << ((row + k * dr) * 9 + col + k * dc);
+                        k += 1;
+                    }
+                    windows[n] = mask;
+                    n += 1;
+                }
+                col += 1;
+            }
+            row += 1;
+        }
+        d += 1;
+    }
+    windows
+};
+
+/// Weight of a window holding `n` of our turtles and nothing of the opponent's.
+const OWN_WEIGHT: [i32; 5] = [1, 4, 20, 100, 2000];
+/// Weight of a window holding `n` opponent turtles and nothing of ours (to block).
+const THEIR_WEIGHT: [i32; 5] = [0, 3, 15, 80, 1500];
+
+/// The line-window score of every cell for `color` (0 for occupied cells).
+#[must_use]
+pub fn window_scores(position: &Position, color: Color) -> [i32; 81] {
+    let own = position.turtle_mask(color);
+    let theirs = position.turtle_mask(color.opponent());
+    let eggs = position.egg_cells().bits();
+    let empty = BOARD & !position.occupied();
+    let mut scores = [0i32; 81];
+    for window in WINDOWS {
+        if window & eggs != 0 {
+            continue;
+        }
+        let mine = (window & own).count_ones() as usize;
+        let their = (window & theirs).count_ones() as usize;
+        let weight = match (mine, their) {
+            (n, 0) => OWN_WEIGHT.get(n).copied().unwrap_or(0),
+            (0, n) => THEIR_WEIGHT.get(n).copied().unwrap_or(0),
+            _ => 0,
+        };
+        if weight == 0 {
+            continue;
+        }
+        let mut free = window & empty;
+        while free != 0 {
+            let index = free.trailing_zeros() as usize;
+            free &= free - 1;
+            if let Some(score) = scores.get_mut(index) {
+                *score += weight;
+            }
+        }
+    }
+    scores
+}
+
+/// The cells near the stones (distance ≤ 2), or around the centre on a board without
+/// stones; always empty cells, and never none while an empty cell exists.
+#[must_use]
+pub fn near_cells(position: &Position) -> u128 {
+    let occupied = position.occupied();
+    let empty = BOARD & !occupied;
+    let seed = if occupied == 0 {
+        Cell::new(4, 4).map_or(0, Cell::bit)
+    } else {
+        occupied
+    };
+    let near = grow(grow(seed)) & empty;
+    if near == 0 { empty } else { near }
+}
+
+/// The cells `color` considers in a tree node, best first, at most `width` of them
+/// beyond the tactical ones (which are always all included):
+/// - when a colour can win at once: our winning cells, the opponent's (to block by
+///   collision) and our captures (which may break the opponent's line); when only
+///   we can win, also the best few quiet cells;
+/// - otherwise: both colours' capture cells, then the best-scored cells near the
+///   stones.
+///
+/// Empty when the game is over or the board is full.
+#[must_use]
+pub fn candidates(position: &Position, tactics: &Tactics, color: Color, width: usize) -> Vec<Cell> {
+    if position.status().is_over() {
+        return Vec::new();
+    }
+    let me = color.index();
+    let them = color.opponent().index();
+    let empty = BOARD & !position.occupied();
+    let (forced, quiet) = if tactics.wins[them] != 0 {
+        (
+            tactics.wins[me] | tactics.wins[them] | tactics.captures[me],
+            0,
+        )
+    } else if tactics.wins[me] != 0 {
+        (tactics.wins[me] | tactics.captures[me], width.min(4))
+    } else {
+        (tactics.captures[me] | tactics.captures[them], width)
+    };
+    let forced = forced & empty;
+    let scores = window_scores(position, color);
+    let score = |cell: &Cell| scores.get(cell.index()).copied().unwrap_or(0);
+    let mut list: Vec<Cell> = crate::games::shell::CellSet::from_bits(forced)
+        .iter()
+        .collect();
+    list.sort_by_key(|c| (std::cmp::Reverse(score(c)), c.index()));
+    if quiet > 0 {
+        let mut rest: Vec<Cell> =
+            crate::games::shell::CellSet::from_bits(near_cells(position) & !forced)
+                .iter()
+                .collect();
+        rest.sort_by_key(|c| (std::cmp::Reverse(score(c)), c.index()));
+        rest.truncate(quiet);
+        list.extend(rest);
+    }
+    if list.is_empty()
+        && let Some(cell) = crate::games::shell::CellSet::from_bits(empty).iter().next()
+    {
+        list.push(cell);
+    }
+    list
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::shell::CellSet;
+
+    fn position(marks: &[(&str, char)], eggs: &str) -> Position {
+        let mut cells = ['-'; 81];
+        for (name, ch) in marks {
+            if let Some(c) = Cell::parse(name) {
+                cells[c.index()] = *ch;
+            }
+        }
+        let board: String = cells.iter().collect();
+        Position::from_notation(&format!("{board} {eggs}")).expect("test position")
+    }
+
+    fn set(names: &[&str]) -> u128 {
+        names
+            .iter()
+            .filter_map(|n| Cell::parse(n))
+            .fold(0, |m, c| m | c.bit())
+    }
+
+    #[test]
+    fn windows_are_all_distinct_fives() {
+        assert!(WINDOWS.iter().all(|w| w.count_ones() == 5));
+        let mut sorted = WINDOWS.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 140);
+    }
+
+    #[test]
+    fn five_holes_find_every_gap_of_a_four() {
+        let own = set(&["b5", "c5", "d5", "e5"]);
+        let empty = BOARD & !own;
+        assert_eq!(five_holes(own, empty), set(&["a5", "f5"]));
+        let split = set(&["b2", "c3", "e5", "f6"]);
+        assert_eq!(five_holes(split, BOARD & !split), set(&["d4"]));
+        // No wrap: g1 h1 i1 a2 is no line.
+        let edge = set(&["g1", "h1", "i1", "a2"]);
+        assert_eq!(five_holes(edge, BOARD & !edge), 0);
+    }
+
+    #[test]
+    fn capture_cells_follow_s5() {
+        let p = position(&[("b1", 'O'), ("c1", 'E'), ("d1", 'X'), ("e1", 'O')], "c1");
+        let black = p.turtle_mask(Color::Black);
+        assert_eq!(capture_cells(black, p.occupied()), set(&["a1"]));
+        let white = p.turtle_mask(Color::White);
+        assert_eq!(capture_cells(white, p.occupied()), 0);
+    }
+
+    #[test]
+    fn tactics_verify_wins_and_candidates_block_them() {
+        let p = position(
+            &[
+                ("a1", 'X'),
+                ("b1", 'X'),
+                ("c1", 'X'),
+                ("d1", 'X'),
+                ("a9", 'X'),
+                ("b9", 'X'),
+                ("c9", 'X'),
+                ("d9", 'X'),
+                ("e5", 'O'),
+            ],
+            "-",
+        );
+        let t = Tactics::of(&p);
+        assert_eq!(t.wins[0], set(&["e1", "e9"]));
+        assert_eq!(t.wins[1], 0);
+        let white = candidates(&p, &t, Color::White, 12);
+        assert_eq!(CellSet::from_iter(white).bits(), set(&["e1", "e9"]));
+        let black = candidates(&p, &t, Color::Black, 12);
+        assert!(black.len() >= 2 && black.len() <= 6, "{black:?}");
+        assert!(black.iter().all(|&c| p.is_empty(c)));
+    }
+
+    #[test]
+    fn quiet_candidates_are_empty_near_cells_and_bounded() {
+        let p = position(&[("e5", 'X'), ("d4", 'O'), ("f6", 'E')], "f6");
+        let t = Tactics::of(&p);
+        let list = candidates(&p, &t, Color::Black, 10);
+        // White's capture g7 (over f6, e5 to d4) is tactical, on top of ten quiet cells.
+        assert_eq!(t.captures[1], set(&["g7"]));
+        assert_eq!(list.len(), 11);
+        assert_eq!(list.first(), Cell::parse("g7").as_ref());
+        let near = near_cells(&p);
+        assert!(list.iter().all(|c| p.is_empty(*c) && near & c.bit() != 0));
+        let start = candidates(&Position::new(), &Tactics::default(), Color::White, 30);
+        assert_eq!(start.len(), 25);
+        assert!(
+            start
+                .iter()
+                .all(|c| c.col().abs_diff(4) <= 2 && c.row().abs_diff(4) <= 2)
+        );
+    }
+}

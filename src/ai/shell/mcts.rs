@@ -1,0 +1,955 @@
+//! Simultaneous-move Monte Carlo tree search with decoupled selection (Lisý, Kovařík,
+//! Lanctot, Bošanský 2013; Lanctot, Lisý, Winands 2013).
+//!
+//! Each node holds a position and, once it is selected from, each colour's candidate
+//! cells ([`super::candidates`]) with per-cell statistics. Both colours choose
+//! independently ("decoupled"):
+//! - regret matching (default): σ = (1 − γ)·RM(regrets) + γ·uniform; after the
+//!   playout, every cell's regret moves by x̂ − u, where u is the colour's value and
+//!   x̂ = u / σ(a) for the sampled cell `a`, 0 for the others (the sampled estimate of
+//!   what each cell would have earned); the average of the unmixed RM strategies is
+//!   the answer;
+//! - decoupled UCT: each colour takes the best mean + c·√(ln N / n) of its own cells;
+//!   the visit counts are the answer.
+//!
+//! The joint choice (black's cell, white's cell) leads to a child created on its first
+//! visit and kept in one arena (`Vec<Node>`), found through a map from (node, black
+//! index, white index); a leaf is valued by a guided playout ([`super::playout`]).
+//! When the arena is full the search keeps running, valuing new joint choices by
+//! playouts without storing them.
+//!
+//! At the root, when a colour can win at once, the matrix game of the cells both
+//! colours still play (root shares of 2 % or more; a pair tried fewer than 12 times
+//! drops the rarer of its two cells) is solved on the pairs' mean values when it is
+//! small ([`super::matrix`]), and the move is drawn from its equilibrium instead. The played
+//! cell is always *sampled* from the final mixed strategy with the caller's random
+//! generator (cells below a small share are dropped first), so the player mixes and is
+//! reproducible for a seed when the search is bounded by iterations.
+//!
+//! Values are black's (+1 win, −1 loss, 0 draw); white's are their negation.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::thread;
+
+use super::candidates::{Tactics, candidates};
+use super::matrix;
+use super::playout;
+use crate::ai::Limits;
+use crate::games::Color;
+use crate::games::shell::{Cell, Position};
+use crate::rng::Rng;
+
+/// How a colour chooses among its cells in a node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Selection {
+    /// Regret matching with γ-exploration; the answer is the average strategy.
+    #[default]
+    RegretMatching,
+    /// Decoupled UCT; the answer follows the visit counts.
+    Uct,
+}
+
+impl Selection {
+    /// The option value naming it: `rm` or `uct`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Selection::RegretMatching => "rm",
+            Selection::Uct => "uct",
+        }
+    }
+
+    /// Reads `rm` or `uct`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Selection> {
+        match name {
+            "rm" => Some(Selection::RegretMatching),
+            "uct" => Some(Selection::Uct),
+            _ => None,
+        }
+    }
+}
+
+/// What the search may use, besides the [`Limits`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// How a colour chooses in a node.
+    pub selection: Selection,
+    /// The most iterations in all (shared out among the threads); 0 for no cap.
+    pub iterations: u64,
+    /// Independent root-parallel trees, merged at the end.
+    pub threads: u32,
+    /// The most nodes kept, in all trees together.
+    pub max_nodes: usize,
+    /// γ, the share of uniform exploration in regret matching.
+    pub exploration: f64,
+    /// c, the exploration constant of UCT (values in −1..1).
+    pub uct_c: f64,
+    /// Candidate cells per colour at the root, beyond the tactical ones.
+    pub root_width: usize,
+    /// Candidate cells per colour in other nodes, beyond the tactical ones.
+    pub width: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            selection: Selection::RegretMatching,
+            iterations: 20_000,
+            threads: 1,
+            max_nodes: 1 << 16,
+            exploration: 0.1,
+            uct_c: 1.0,
+            root_width: 16,
+            width: 8,
+        }
+    }
+}
+
+/// Roughly the bytes one node takes, with its statistics (for sizing from MiB).
+pub const NODE_BYTES: usize = 640;
+
+/// The answer of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// The cell picked.
+    pub cell: Cell,
+    /// The mixed strategy it was drawn from (cells with their probabilities).
+    pub strategy: Vec<(Cell, f64)>,
+    /// Iterations run, all threads together.
+    pub iterations: u64,
+    /// Nodes stored, all trees together.
+    pub nodes: usize,
+    /// True when the root matrix game was solved to give the strategy.
+    pub solved_root: bool,
+}
+
+/// Statistics of one candidate cell of one colour in one node.
+#[derive(Clone, Copy, Debug)]
+struct Stat {
+    cell: Cell,
+    regret: f64,
+    strategy: f64,
+    visits: u32,
+    value: f64,
+}
+
+/// One node: a position reached by a joint choice, with that choice's statistics.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    position: Position,
+    /// Visits and black's value sum of the joint choice leading here.
+    visits: u32,
+    value: f64,
+    /// Candidates: black's at `stats[first..first + len[0]]`, white's right after.
+    first: u32,
+    len: [u8; 2],
+    expanded: bool,
+    /// Times the colours have chosen here (the weight of the next average update).
+    selections: u32,
+}
+
+/// One step of an iteration's path.
+#[derive(Clone, Copy, Debug)]
+struct Visit {
+    node: u32,
+    choice: [u8; 2],
+    prob: [f64; 2],
+    child: Option<u32>,
+}
+
+/// A fast hasher for the packed child keys (multiply and fold).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.write_u64(u64::from(*byte));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        let h = (self.0 ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 29);
+    }
+}
+
+type ChildMap = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
+
+/// One search tree.
+struct Tree {
+    settings: Settings,
+    max_nodes: usize,
+    nodes: Vec<Node>,
+    stats: Vec<Stat>,
+    children: ChildMap,
+    path: Vec<Visit>,
+    rng: Rng,
+}
+
+fn key(node: u32, choice: [u8; 2]) -> u64 {
+    (u64::from(node) << 16) | (u64::from(choice[0]) << 8) | u64::from(choice[1])
+}
+
+impl Tree {
+    fn new(root: Position, settings: Settings, max_nodes: usize, rng: Rng) -> Tree {
+        let mut tree = Tree {
+            settings,
+            max_nodes: max_nodes.max(1),
+            nodes: Vec::new(),
+            stats: Vec::new(),
+            children: ChildMap::default(),
+            path: Vec::new(),
+            rng,
+        };
+        tree.nodes.push(Node {
+            position: root,
+            visits: 0,
+            value: 0.0,
+            first: 0,
+            len: [0, 0],
+            expanded: false,
+            selections: 0,
+        });
+        tree.expand(0, settings.root_width);
+        tree
+    }
+
+    /// Gives node `index` its candidates (both colours) and fresh statistics.
+    fn expand(&mut self, index: usize, width: usize) {
+        let Some(node) = self.nodes.get(index) else {
+            return;
+        };
+        let position = node.position;
+        let tactics = Tactics::of(&position);
+        let first = self.stats.len() as u32;
+        let mut len = [0u8; 2];
+        for color in Color::ALL {
+            let list = candidates(&position, &tactics, color, width);
+            len[color.index()] = list.len().min(usize::from(u8::MAX)) as u8;
+            for cell in list.into_iter().take(usize::from(u8::MAX)) {
+                self.stats.push(Stat {
+                    cell,
+                    regret: 0.0,
+                    strategy: 0.0,
+                    visits: 0,
+                    value: 0.0,
+                });
+            }
+        }
+        if let Some(node) = self.nodes.get_mut(index) {
+            node.first = first;
+            node.len = len;
+            node.expanded = true;
+        }
+    }
+
+    /// The statistics range of `side` (0 black, 1 white) in `node`.
+    fn range(node: &Node, side: usize) -> std::ops::Range<usize> {
+        let start = node.first as usize
+            + if side == 1 {
+                usize::from(node.len[0])
+            } else {
+                0
+            };
+        let len = usize::from(node.len[side.min(1)]);
+        start..start + len
+    }
+
+    /// Chooses `side`'s candidate in `node`: its index and the probability it had.
+    /// The average strategy grows by the node's selection count times the current
+    /// strategy (linear averaging: later, better-informed strategies weigh more).
+    fn select(&mut self, node: usize, side: usize) -> (u8, f64) {
+        let Some((range, weight)) = self
+            .nodes
+            .get(node)
+            .map(|n| (Tree::range(n, side), f64::from(n.selections)))
+        else {
+            return (0, 1.0);
+        };
+        let Some(stats) = self.stats.get_mut(range) else {
+            return (0, 1.0);
+        };
+        let n = stats.len();
+        if n <= 1 {
+            if let Some(stat) = stats.first_mut() {
+                stat.strategy += weight;
+            }
+            return (0, 1.0);
+        }
+        match self.settings.selection {
+            Selection::RegretMatching => {
+                let gamma = self.settings.exploration;
+                let positive: f64 = stats.iter().map(|s| s.regret.max(0.0)).sum();
+                let uniform = 1.0 / n as f64;
+                let sigma = |s: &Stat| {
+                    if positive > 0.0 {
+                        s.regret.max(0.0) / positive
+                    } else {
+                        uniform
+                    }
+                };
+                let mut target = self.rng.unit();
+                let mut chosen = (n - 1, 0.0);
+                let mut picked = false;
+                for (i, stat) in stats.iter_mut().enumerate() {
+                    let plain = sigma(stat);
+                    stat.strategy += weight * plain;
+                    let mixed = (1.0 - gamma) * plain + gamma * uniform;
+                    if !picked {
+                        if target < mixed {
+                            chosen = (i, mixed);
+                            picked = true;
+                        } else {
+                            target -= mixed;
+                            chosen = (i, mixed);
+                        }
+                    }
+                }
+                (chosen.0 as u8, chosen.1.max(f64::MIN_POSITIVE))
+            }
+            Selection::Uct => {
+                let unvisited = stats.iter().filter(|s| s.visits == 0).count();
+                if unvisited > 0 {
+                    let k = self.rng.below(unvisited as u64) as usize;
+                    let index = stats
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, s)| s.visits == 0)
+                        .nth(k)
+                        .map_or(0, |(i, _)| i);
+                    return (index as u8, 1.0);
+                }
+                let total: u32 = stats.iter().map(|s| s.visits).sum();
+                let log = f64::from(total.max(1)).ln();
+                let c = self.settings.uct_c;
+                let mut best = (0, f64::NEG_INFINITY);
+                for (i, stat) in stats.iter().enumerate() {
+                    let n = f64::from(stat.visits);
+                    let score = stat.value / n + c * (log / n).sqrt();
+                    if score > best.1 {
+                        best = (i, score);
+                    }
+                }
+                (best.0 as u8, 1.0)
+            }
+        }
+    }
+
+    /// One iteration: select down the tree, add one child, play out, back up.
+    fn iterate(&mut self) {
+        self.path.clear();
+        let mut node = 0usize;
+        let value = loop {
+            let Some(current) = self.nodes.get(node) else {
+                break 0.0;
+            };
+            let position = current.position;
+            if position.status().is_over() {
+                break playout::value(position.status());
+            }
+            if !current.expanded {
+                self.expand(node, self.settings.width);
+            }
+            if let Some(current) = self.nodes.get_mut(node) {
+                current.selections += 1;
+            }
+            let (a, pa) = self.select(node, 0);
+            let (b, pb) = self.select(node, 1);
+            let choice = [a, b];
+            let k = key(node as u32, choice);
+            if let Some(&child) = self.children.get(&k) {
+                self.path.push(Visit {
+                    node: node as u32,
+                    choice,
+                    prob: [pa, pb],
+                    child: Some(child),
+                });
+                node = child as usize;
+                continue;
+            }
+            let Some(current) = self.nodes.get(node) else {
+                break 0.0;
+            };
+            let black = self
+                .stats
+                .get(Tree::range(current, 0).start + usize::from(a));
+            let white = self
+                .stats
+                .get(Tree::range(current, 1).start + usize::from(b));
+            let (Some(black), Some(white)) = (black.map(|s| s.cell), white.map(|s| s.cell)) else {
+                break 0.0;
+            };
+            let mut next = position;
+            if next.resolve_turn_quiet(black, white).is_err() {
+                break 0.0;
+            }
+            let child = if self.nodes.len() < self.max_nodes {
+                let index = self.nodes.len() as u32;
+                self.nodes.push(Node {
+                    position: next,
+                    visits: 0,
+                    value: 0.0,
+                    first: 0,
+                    len: [0, 0],
+                    expanded: false,
+                    selections: 0,
+                });
+                self.children.insert(k, index);
+                Some(index)
+            } else {
+                None
+            };
+            self.path.push(Visit {
+                node: node as u32,
+                choice,
+                prob: [pa, pb],
+                child,
+            });
+            break playout::guided(next, &mut self.rng).0;
+        };
+        self.back_up(value);
+    }
+
+    /// Adds `value` (black's) to every node and choice on the path.
+    fn back_up(&mut self, value: f64) {
+        let selection = self.settings.selection;
+        let path = std::mem::take(&mut self.path);
+        for visit in &path {
+            if let Some(child) = visit.child.and_then(|c| self.nodes.get_mut(c as usize)) {
+                child.visits += 1;
+                child.value += value;
+            }
+            let Some(node) = self.nodes.get(visit.node as usize).copied() else {
+                continue;
+            };
+            for side in 0..2 {
+                let u = if side == 0 { value } else { -value };
+                let chosen = usize::from(visit.choice[side]);
+                let Some(stats) = self.stats.get_mut(Tree::range(&node, side)) else {
+                    continue;
+                };
+                match selection {
+                    Selection::RegretMatching => {
+                        if stats.len() <= 1 {
+                            continue;
+                        }
+                        for (i, stat) in stats.iter_mut().enumerate() {
+                            let estimate = if i == chosen {
+                                u / visit.prob[side]
+                            } else {
+                                0.0
+                            };
+                            stat.regret += estimate - u;
+                        }
+                    }
+                    Selection::Uct => {
+                        if let Some(stat) = stats.get_mut(chosen) {
+                            stat.visits += 1;
+                            stat.value += u;
+                        }
+                    }
+                }
+            }
+        }
+        self.path = path;
+    }
+
+    /// What the root says for `side`: each candidate's weight (average strategy or
+    /// visits).
+    fn root_weights(&self, side: usize) -> Vec<(Cell, f64)> {
+        let Some(root) = self.nodes.first() else {
+            return Vec::new();
+        };
+        self.stats
+            .get(Tree::range(root, side))
+            .unwrap_or(&[])
+            .iter()
+            .map(|s| {
+                let weight = match self.settings.selection {
+                    Selection::RegretMatching => s.strategy,
+                    Selection::Uct => f64::from(s.visits),
+                };
+                (s.cell, weight)
+            })
+            .collect()
+    }
+
+    /// The root's joint choices: (visits, black's value sum), row-major black × white.
+    fn root_pairs(&self) -> Vec<(u32, f64)> {
+        let Some(root) = self.nodes.first() else {
+            return Vec::new();
+        };
+        let mut pairs = Vec::with_capacity(usize::from(root.len[0]) * usize::from(root.len[1]));
+        for a in 0..root.len[0] {
+            for b in 0..root.len[1] {
+                let child = self.children.get(&key(0, [a, b]));
+                pairs.push(
+                    child
+                        .and_then(|&c| self.nodes.get(c as usize))
+                        .map_or((0, 0.0), |n| (n.visits, n.value)),
+                );
+            }
+        }
+        pairs
+    }
+}
+
+/// The largest root matrix solved exactly, in joint choices.
+const MATRIX_PAIRS: usize = 64;
+/// Visits each joint choice needs before the root matrix is trusted.
+const MATRIX_VISITS: u32 = 12;
+/// Root shares below this leave a cell out of the root matrix game.
+const SUPPORT: f64 = 0.02;
+/// Strategy shares below this (and below half the largest) are dropped before sampling.
+const THRESHOLD: f64 = 0.05;
+
+/// The indices of `weights` whose share reaches [`SUPPORT`].
+fn support(weights: &[(Cell, f64)]) -> Vec<usize> {
+    let total: f64 = weights.iter().map(|w| w.1.max(0.0)).sum();
+    (0..weights.len())
+        .filter(|&i| total > 0.0 && weights.get(i).is_some_and(|w| w.1 / total >= SUPPORT))
+        .collect()
+}
+
+/// The root's matrix game restricted to the cells both colours still play (shares of
+/// at least [`SUPPORT`]), solved when it is small and every pair in it has been tried
+/// [`MATRIX_VISITS`] times: `side`'s equilibrium share of each of its cells.
+fn solve_root(
+    mine: &[(Cell, f64)],
+    theirs: &[(Cell, f64)],
+    side: usize,
+    pairs: &[(u32, f64)],
+    rows: usize,
+    cols: usize,
+) -> Option<Vec<f64>> {
+    let (black_weights, white_weights) = if side == 0 {
+        (mine, theirs)
+    } else {
+        (theirs, mine)
+    };
+    let share = |weights: &[(Cell, f64)], i: usize| {
+        let total: f64 = weights.iter().map(|w| w.1.max(0.0)).sum();
+        weights
+            .get(i)
+            .map_or(0.0, |w| w.1 / total.max(f64::MIN_POSITIVE))
+    };
+    let mut black = support(black_weights);
+    let mut white = support(white_weights);
+    // A pair tried too rarely leaves the game with the rarer of its two cells.
+    loop {
+        let thin = black.iter().find_map(|&a| {
+            white.iter().find_map(|&b| {
+                let visits = pairs.get(a * cols + b).map_or(0, |p| p.0);
+                (visits < MATRIX_VISITS).then_some((a, b))
+            })
+        });
+        let Some((a, b)) = thin else {
+            break;
+        };
+        if share(black_weights, a) <= share(white_weights, b) {
+            black.retain(|&i| i != a);
+        } else {
+            white.retain(|&i| i != b);
+        }
+    }
+    if black.is_empty() || white.is_empty() || black.len() * white.len() > MATRIX_PAIRS {
+        return None;
+    }
+    let mut values = Vec::with_capacity(black.len() * white.len());
+    for &a in &black {
+        for &b in &white {
+            let (visits, sum) = *pairs.get(a * cols + b)?;
+            if a >= rows {
+                return None;
+            }
+            values.push(sum / f64::from(visits.max(1)));
+        }
+    }
+    let solution = matrix::solve(&values, black.len(), white.len(), 4000);
+    let (kept, mix) = if side == 0 {
+        (black, solution.rows)
+    } else {
+        (white, solution.cols)
+    };
+    let mut shares = vec![0.0; mine.len()];
+    for (&i, p) in kept.iter().zip(mix) {
+        if let Some(share) = shares.get_mut(i) {
+            *share = p;
+        }
+    }
+    Some(shares)
+}
+
+/// `weights` normalised, with small shares (below [`THRESHOLD`] and below half the
+/// largest share) dropped and the rest normalised again.
+fn purified(weights: &[(Cell, f64)]) -> Vec<(Cell, f64)> {
+    let total: f64 = weights.iter().map(|w| w.1.max(0.0)).sum();
+    if total <= 0.0 {
+        let n = weights.len().max(1) as f64;
+        return weights.iter().map(|w| (w.0, 1.0 / n)).collect();
+    }
+    let largest = weights.iter().map(|w| w.1).fold(0.0, f64::max) / total;
+    let cut = THRESHOLD.min(largest / 2.0);
+    let kept: Vec<(Cell, f64)> = weights
+        .iter()
+        .map(|w| (w.0, w.1.max(0.0) / total))
+        .filter(|w| w.1 >= cut)
+        .collect();
+    let sum: f64 = kept.iter().map(|w| w.1).sum();
+    kept.into_iter().map(|w| (w.0, w.1 / sum)).collect()
+}
+
+/// A cell drawn from `strategy` (probabilities summing to 1).
+fn sample(strategy: &[(Cell, f64)], rng: &mut Rng) -> Option<Cell> {
+    let mut target = rng.unit();
+    for &(cell, p) in strategy {
+        if target < p {
+            return Some(cell);
+        }
+        target -= p;
+    }
+    strategy.last().map(|w| w.0)
+}
+
+/// Runs one tree until the limits or `iterations` (0: no cap), then hands it back.
+fn grow_tree(mut tree: Tree, iterations: u64, limits: &Limits<'_>) -> (Tree, u64) {
+    let mut done = 0u64;
+    loop {
+        if iterations > 0 && done >= iterations {
+            break;
+        }
+        if done.is_multiple_of(32) && limits.expired() {
+            break;
+        }
+        tree.iterate();
+        done += 1;
+    }
+    (tree, done)
+}
+
+/// Searches `position` for `color` and samples its pick. `None` when the game is over
+/// or no cell is empty. Without a deadline and without an iteration cap the search
+/// stops after [`Settings::default`]'s iterations.
+#[must_use]
+pub fn search(
+    position: &Position,
+    color: Color,
+    settings: &Settings,
+    limits: &Limits<'_>,
+    rng: &mut Rng,
+) -> Option<Outcome> {
+    if position.status().is_over() || position.empty_cells().is_empty() {
+        return None;
+    }
+    let mut settings = *settings;
+    if settings.iterations == 0 && limits.deadline.is_none() {
+        settings.iterations = Settings::default().iterations;
+    }
+    let side = color.index();
+    let tactics = Tactics::of(position);
+    let mine = candidates(position, &tactics, color, settings.root_width);
+    if mine.len() == 1 {
+        let cell = *mine.first()?;
+        return Some(Outcome {
+            cell,
+            strategy: vec![(cell, 1.0)],
+            iterations: 0,
+            nodes: 0,
+            solved_root: false,
+        });
+    }
+    let threads = settings.threads.max(1) as usize;
+    let per_tree_nodes = (settings.max_nodes / threads).max(1);
+    let per_tree_iterations = settings.iterations.div_ceil(threads as u64);
+    let seeds: Vec<u64> = (0..threads).map(|_| rng.next_u64()).collect();
+    let trees: Vec<(Tree, u64)> = if threads == 1 {
+        let tree = Tree::new(*position, settings, per_tree_nodes, Rng::new(seeds[0]));
+        vec![grow_tree(tree, per_tree_iterations, limits)]
+    } else {
+        thread::scope(|scope| {
+            let handles: Vec<_> = seeds
+                .iter()
+                .map(|&seed| {
+                    let tree = Tree::new(*position, settings, per_tree_nodes, Rng::new(seed));
+                    scope.spawn(move || grow_tree(tree, per_tree_iterations, limits))
+                })
+                .collect();
+            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+        })
+    };
+    let first = &trees.first()?.0;
+    let mut weights = first.root_weights(side);
+    let mut opponent_weights = first.root_weights(1 - side);
+    let mut pairs = first.root_pairs();
+    let rows = first.nodes.first().map_or(0, |n| usize::from(n.len[0]));
+    let cols = first.nodes.first().map_or(0, |n| usize::from(n.len[1]));
+    for (tree, _) in trees.iter().skip(1) {
+        for (w, extra) in weights.iter_mut().zip(tree.root_weights(side)) {
+            w.1 += extra.1;
+        }
+        for (w, extra) in opponent_weights.iter_mut().zip(tree.root_weights(1 - side)) {
+            w.1 += extra.1;
+        }
+        for (p, extra) in pairs.iter_mut().zip(tree.root_pairs()) {
+            p.0 += extra.0;
+            p.1 += extra.1;
+        }
+    }
+    let iterations = trees.iter().map(|t| t.1).sum();
+    let nodes = trees.iter().map(|t| t.0.nodes.len()).sum();
+    let mut solved_root = false;
+    if tactics.is_sharp()
+        && let Some(mix) = solve_root(&weights, &opponent_weights, side, &pairs, rows, cols)
+    {
+        for (w, p) in weights.iter_mut().zip(mix) {
+            w.1 = p;
+        }
+        solved_root = true;
+    }
+    let strategy = purified(&weights);
+    let cell = sample(&strategy, rng)?;
+    Some(Outcome {
+        cell,
+        strategy,
+        iterations,
+        nodes,
+        solved_root,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::shell::greedy;
+    use crate::games::Status;
+
+    fn position(marks: &[(&str, char)], eggs: &str) -> Position {
+        let mut cells = ['-'; 81];
+        for (name, ch) in marks {
+            if let Some(c) = Cell::parse(name) {
+                cells[c.index()] = *ch;
+            }
+        }
+        let board: String = cells.iter().collect();
+        Position::from_notation(&format!("{board} {eggs}")).expect("test position")
+    }
+
+    fn cell(name: &str) -> Cell {
+        Cell::parse(name).expect("cell")
+    }
+
+    fn bounded(iterations: u64, selection: Selection) -> Settings {
+        Settings {
+            selection,
+            iterations,
+            ..Settings::default()
+        }
+    }
+
+    /// Black has two separate fours, e1 and e9 complete them; the board is symmetric
+    /// under the row mirror, which swaps e1 and e9.
+    fn two_threats() -> Position {
+        position(
+            &[
+                ("a1", 'X'),
+                ("b1", 'X'),
+                ("c1", 'X'),
+                ("d1", 'X'),
+                ("a9", 'X'),
+                ("b9", 'X'),
+                ("c9", 'X'),
+                ("d9", 'X'),
+                ("e5", 'O'),
+                ("f5", 'O'),
+            ],
+            "-",
+        )
+    }
+
+    /// Picks of `color` in `position` over `samples` seeds, with `iterations` each.
+    fn picks(position: &Position, color: Color, samples: u64, iterations: u64) -> Vec<Cell> {
+        let settings = bounded(iterations, Selection::RegretMatching);
+        (0..samples)
+            .filter_map(|seed| {
+                let limits = Limits::depth(1);
+                search(position, color, &settings, &limits, &mut Rng::new(seed)).map(|o| o.cell)
+            })
+            .collect()
+    }
+
+    /// Pearson's chi-square of two counts against an even split (1 degree of freedom;
+    /// 6.635 is the 1 % critical value).
+    fn chi_square_even(a: usize, b: usize) -> f64 {
+        let expected = (a + b) as f64 / 2.0;
+        let (a, b) = (a as f64, b as f64);
+        (a - expected).powi(2) / expected + (b - expected).powi(2) / expected
+    }
+
+    #[test]
+    fn blocking_two_threats_mixes_evenly() {
+        let p = two_threats();
+        let got = picks(&p, Color::White, 240, 1500);
+        let e1 = got.iter().filter(|&&c| c == cell("e1")).count();
+        let e9 = got.iter().filter(|&&c| c == cell("e9")).count();
+        assert_eq!(e1 + e9, got.len(), "white must guess one of the two blocks");
+        let chi = chi_square_even(e1, e9);
+        eprintln!("e1 {e1} e9 {e9} chi-square {chi:.2}");
+        assert!(chi < 6.635, "e1 {e1} e9 {e9} chi-square {chi:.2}");
+    }
+
+    #[test]
+    fn attacking_with_two_threats_takes_one_and_mixes() {
+        let p = two_threats();
+        let got = picks(&p, Color::Black, 240, 1500);
+        let e1 = got.iter().filter(|&&c| c == cell("e1")).count();
+        let e9 = got.iter().filter(|&&c| c == cell("e9")).count();
+        assert_eq!(e1 + e9, got.len(), "black must take one of its wins");
+        let chi = chi_square_even(e1, e9);
+        eprintln!("e1 {e1} e9 {e9} chi-square {chi:.2}");
+        assert!(chi < 6.635, "e1 {e1} e9 {e9} chi-square {chi:.2}");
+    }
+
+    #[test]
+    fn blocks_a_lone_threat_every_time() {
+        // White threatens f5 only; black cannot win and has no capture.
+        let p = position(
+            &[
+                ("b5", 'O'),
+                ("c5", 'O'),
+                ("d5", 'O'),
+                ("e5", 'O'),
+                ("a5", 'X'),
+                ("e7", 'X'),
+            ],
+            "-",
+        );
+        for selection in [Selection::RegretMatching, Selection::Uct] {
+            let settings = bounded(400, selection);
+            for seed in 0..10 {
+                let limits = Limits::depth(1);
+                let pick = search(&p, Color::Black, &settings, &limits, &mut Rng::new(seed))
+                    .map(|o| o.cell);
+                assert_eq!(pick, Some(cell("f5")), "{selection:?} seed {seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn same_seed_same_search_and_none_when_over() {
+        let p = position(&[("e5", 'X'), ("d4", 'O'), ("f4", 'E')], "f4");
+        for selection in [Selection::RegretMatching, Selection::Uct] {
+            for threads in [1, 2] {
+                let settings = Settings {
+                    threads,
+                    ..bounded(600, selection)
+                };
+                let run = |seed| {
+                    search(
+                        &p,
+                        Color::White,
+                        &settings,
+                        &Limits::depth(1),
+                        &mut Rng::new(seed),
+                    )
+                };
+                let a = run(7).expect("a pick");
+                assert_eq!(Some(&a), run(7).as_ref());
+                assert_eq!(a.iterations, 600);
+            }
+        }
+        let won = position(
+            &[
+                ("a1", 'X'),
+                ("b1", 'X'),
+                ("c1", 'X'),
+                ("d1", 'X'),
+                ("e1", 'X'),
+            ],
+            "-",
+        );
+        let settings = bounded(100, Selection::RegretMatching);
+        assert_eq!(
+            search(
+                &won,
+                Color::White,
+                &settings,
+                &Limits::depth(1),
+                &mut Rng::new(1)
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn picks_only_empty_cells_in_random_games() {
+        for seed in 0..12u64 {
+            let mut rng = Rng::new(seed);
+            let mut p = Position::new();
+            let selection = if seed % 2 == 0 {
+                Selection::RegretMatching
+            } else {
+                Selection::Uct
+            };
+            let settings = Settings {
+                max_nodes: 64,
+                ..bounded(150, selection)
+            };
+            for _ in 0..60 {
+                if p.status().is_over() {
+                    break;
+                }
+                let limits = Limits::depth(1);
+                let mine = search(&p, Color::Black, &settings, &limits, &mut rng)
+                    .expect("a pick while the game goes on");
+                assert!(p.is_empty(mine.cell), "{p:?} {}", mine.cell);
+                let total: f64 = mine.strategy.iter().map(|s| s.1).sum();
+                assert!((total - 1.0).abs() < 1e-9);
+                let theirs = greedy::pick(&p, Color::White, &mut rng).expect("greedy pick");
+                p.resolve_turn(mine.cell, theirs).expect("legal turn");
+            }
+        }
+    }
+
+    #[test]
+    fn beats_the_greedy_player_more_often_than_not() {
+        let settings = bounded(800, Selection::RegretMatching);
+        let mut rng = Rng::new(2024);
+        let mut score = 0.0;
+        let games = 20;
+        for game in 0..games {
+            let me = if game % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let mut p = Position::new();
+            for _ in 0..playout::MAX_TURNS {
+                if p.status().is_over() {
+                    break;
+                }
+                let limits = Limits::depth(1);
+                let mine = search(&p, me, &settings, &limits, &mut rng).expect("a pick");
+                let theirs = greedy::pick(&p, me.opponent(), &mut rng).expect("a pick");
+                let (black, white) = if me == Color::Black {
+                    (mine.cell, theirs)
+                } else {
+                    (theirs, mine.cell)
+                };
+                p.resolve_turn(black, white).expect("legal turn");
+            }
+            score += match p.status() {
+                Status::BlackWins if me == Color::Black => 1.0,
+                Status::WhiteWins if me == Color::White => 1.0,
+                Status::BlackWins | Status::WhiteWins => 0.0,
+                _ => 0.5,
+            };
+        }
+        eprintln!("score against greedy: {score} / {games}");
+        assert!(score >= 0.6 * f64::from(games), "{score} / {games}");
+    }
+}

@@ -1,0 +1,172 @@
+//! Playouts: a game finished from a position by cheap policies, for the search's leaf
+//! values and for the benchmark.
+//!
+//! The guided policy, per colour and turn, from bitboards only: a cell that completes
+//! our five (15 times in 16), else one that completes the opponent's (to block, 7 in
+//! 8), else a capture (1 in 2), else a cell within distance 2 of the stones (7 in 8),
+//! else any empty cell. The uniform policy picks any empty cell. Both only ever pick
+//! empty cells, so every turn resolves; a playout stops after [`MAX_TURNS`] turns and
+//! counts as a draw then.
+//!
+//! Values are black's: +1 a black win, −1 a white win, 0 a draw.
+
+use super::candidates::{capture_cells, five_holes, grow};
+use crate::games::shell::Cell;
+use crate::games::shell::Position;
+use crate::games::shell::cell::BOARD;
+use crate::games::{Color, Status};
+use crate::rng::Rng;
+
+/// The longest playout, in turns (a board fills in at most 81 turns unless captures
+/// keep emptying it).
+pub const MAX_TURNS: u32 = 160;
+
+/// Black's value of a finished game: +1, −1 or 0.
+#[must_use]
+pub fn value(status: Status) -> f64 {
+    match status.winner() {
+        Some(Color::Black) => 1.0,
+        Some(Color::White) => -1.0,
+        None => 0.0,
+    }
+}
+
+/// The cell of the `k`-th set bit of `mask` (lowest first), if there are that many.
+#[inline]
+fn nth_cell(mask: u128, k: u32) -> Option<Cell> {
+    let low = mask as u64;
+    let low_count = low.count_ones();
+    let (mut word, base, mut k) = if k < low_count {
+        (low, 0, k)
+    } else {
+        ((mask >> 64) as u64, 64, k - low_count)
+    };
+    while k > 0 {
+        word &= word.wrapping_sub(1);
+        k -= 1;
+    }
+    if word == 0 {
+        return None;
+    }
+    Cell::from_index(base + word.trailing_zeros() as usize)
+}
+
+/// A uniformly chosen cell of `mask`, or `None` when it is empty.
+#[inline]
+pub(crate) fn random_cell(mask: u128, rng: &mut Rng) -> Option<Cell> {
+    let n = mask.count_ones();
+    if n == 0 {
+        return None;
+    }
+    nth_cell(mask, rng.below(u64::from(n)) as u32)
+}
+
+/// What both policies read from the board once per turn.
+struct Board {
+    empty: u128,
+    near: u128,
+    holes: [u128; 2],
+    captures: [u128; 2],
+}
+
+impl Board {
+    fn of(position: &Position) -> Board {
+        let occupied = position.occupied();
+        let empty = BOARD & !occupied;
+        let black = position.turtle_mask(Color::Black);
+        let white = position.turtle_mask(Color::White);
+        Board {
+            empty,
+            near: grow(grow(occupied)) & empty,
+            holes: [five_holes(black, empty), five_holes(white, empty)],
+            captures: [
+                capture_cells(black, occupied),
+                capture_cells(white, occupied),
+            ],
+        }
+    }
+
+    fn guided(&self, color: Color, rng: &mut Rng) -> Option<Cell> {
+        let me = color.index();
+        let them = color.opponent().index();
+        if self.holes[me] != 0 && rng.below(16) < 15 {
+            return random_cell(self.holes[me], rng);
+        }
+        if self.holes[them] != 0 && rng.below(8) < 7 {
+            return random_cell(self.holes[them], rng);
+        }
+        if self.captures[me] != 0 && rng.below(2) == 0 {
+            return random_cell(self.captures[me], rng);
+        }
+        if self.near != 0 && rng.below(8) < 7 {
+            return random_cell(self.near, rng);
+        }
+        random_cell(self.empty, rng)
+    }
+}
+
+/// Plays `position` out with the guided policy; black's value and the turns played.
+#[must_use]
+pub fn guided(mut position: Position, rng: &mut Rng) -> (f64, u32) {
+    for turn in 0..MAX_TURNS {
+        if position.status().is_over() {
+            return (value(position.status()), turn);
+        }
+        let board = Board::of(&position);
+        let (Some(black), Some(white)) = (
+            board.guided(Color::Black, rng),
+            board.guided(Color::White, rng),
+        ) else {
+            return (0.0, turn);
+        };
+        if position.resolve_turn_quiet(black, white).is_err() {
+            return (0.0, turn);
+        }
+    }
+    (value(position.status()), MAX_TURNS)
+}
+
+/// Plays `position` out with uniformly random picks; black's value and the turns.
+#[must_use]
+pub fn uniform(mut position: Position, rng: &mut Rng) -> (f64, u32) {
+    for turn in 0..MAX_TURNS {
+        if position.status().is_over() {
+            return (value(position.status()), turn);
+        }
+        let empty = BOARD & !position.occupied();
+        let (Some(black), Some(white)) = (random_cell(empty, rng), random_cell(empty, rng)) else {
+            return (0.0, turn);
+        };
+        if position.resolve_turn_quiet(black, white).is_err() {
+            return (0.0, turn);
+        }
+    }
+    (value(position.status()), MAX_TURNS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nth_cell_walks_both_words() {
+        let mask = (1u128 << 3) | (1u128 << 63) | (1u128 << 64) | (1u128 << 80);
+        let got: Vec<usize> = (0..4)
+            .filter_map(|k| nth_cell(mask, k).map(Cell::index))
+            .collect();
+        assert_eq!(got, vec![3, 63, 64, 80]);
+        assert_eq!(nth_cell(mask, 4), None);
+    }
+
+    #[test]
+    fn playouts_end_with_a_status_and_are_seeded() {
+        for seed in 0..20 {
+            let (v, turns) = guided(Position::new(), &mut Rng::new(seed));
+            assert!((-1.0..=1.0).contains(&v));
+            assert!(turns > 0);
+            assert_eq!(guided(Position::new(), &mut Rng::new(seed)), (v, turns));
+            let (u, _) = uniform(Position::new(), &mut Rng::new(seed));
+            assert!((-1.0..=1.0).contains(&u));
+        }
+    }
+}

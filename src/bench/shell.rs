@@ -1,0 +1,301 @@
+//! `tabula bench shell`: What the Shell figures — resolved turns per second in uniform
+//! and guided playouts (one thread), search iterations per second (20,000 iterations
+//! from the start and from a middle game; then the mean over the games), the
+//! exploitability of its mixed strategy on small endgames solved exactly, and the search
+//! player's results against the greedy and the uniformly random players, played in
+//! process with the rules library (both picks, then `resolve_turn`; colours alternate
+//! game by game). Prints the command line that reproduces the run.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use clap::Args;
+
+use tabula::ai::Limits;
+use tabula::ai::shell::candidates::{Tactics, candidates};
+use tabula::ai::shell::solver::{self, Solver};
+use tabula::ai::shell::{Selection, Settings, greedy, playout, search};
+use tabula::games::Color;
+use tabula::games::shell::{Cell, Position};
+use tabula::rng::Rng;
+
+#[derive(Args, Clone, Debug)]
+pub struct ShellArgs {
+    /// Games against each baseline (shell).
+    #[arg(long, default_value_t = 20)]
+    games: u32,
+    /// Milliseconds per move of the search player (shell; 0: use --iterations only).
+    #[arg(long, default_value_t = 100)]
+    movetime: u64,
+    /// Iteration cap per move of the search player (shell; 0: no cap).
+    #[arg(long, default_value_t = 0)]
+    iterations: u64,
+    /// Selection of the search player: rm or uct (shell).
+    #[arg(long, default_value = "rm")]
+    selection: String,
+    /// Root-parallel trees of the search player (shell).
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+    /// Playouts for the playout-speed figures (shell).
+    #[arg(long, default_value_t = 20_000)]
+    playouts: u32,
+    /// Empty cells of the solved endgames for the exploitability figure (shell).
+    #[arg(long, default_value_t = 6)]
+    endgame_empty: u32,
+    /// Seed of every random choice (shell).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// The opponents of the search player.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Opponent {
+    Greedy,
+    Random,
+}
+
+impl Opponent {
+    fn name(self) -> &'static str {
+        match self {
+            Opponent::Greedy => "greedy",
+            Opponent::Random => "random",
+        }
+    }
+
+    fn pick(self, position: &Position, color: Color, rng: &mut Rng) -> Option<Cell> {
+        match self {
+            Opponent::Greedy => greedy::pick(position, color, rng),
+            Opponent::Random => {
+                let empty = position.empty_cells();
+                empty.iter().nth(rng.below(u64::from(empty.len())) as usize)
+            }
+        }
+    }
+}
+
+fn settings(args: &ShellArgs) -> Result<Settings> {
+    let Some(selection) = Selection::from_name(&args.selection) else {
+        bail!("unknown selection {:?} (rm or uct)", args.selection);
+    };
+    if args.movetime == 0 && args.iterations == 0 {
+        bail!("give --movetime or --iterations a positive value");
+    }
+    Ok(Settings {
+        selection,
+        iterations: args.iterations,
+        threads: args.threads.max(1),
+        ..Settings::default()
+    })
+}
+
+/// One playout kind's speed: playouts, resolved turns, seconds.
+fn playout_speed(
+    name: &str,
+    count: u32,
+    seed: u64,
+    run: fn(Position, &mut Rng) -> (f64, u32),
+) -> (u64, f64) {
+    let mut rng = Rng::new(seed);
+    let started = Instant::now();
+    let mut turns = 0u64;
+    let mut black = 0.0;
+    for _ in 0..count {
+        let (value, n) = run(Position::new(), &mut rng);
+        turns += u64::from(n);
+        black += value;
+    }
+    let seconds = started.elapsed().as_secs_f64().max(1e-9);
+    println!(
+        "playouts {name:<8} {count} playouts {turns} turns {seconds:.3} s {:.2} M turns/s \
+         ({:.1} turns/playout, black's mean value {:+.3})",
+        turns as f64 / seconds / 1e6,
+        turns as f64 / f64::from(count.max(1)),
+        black / f64::from(count.max(1))
+    );
+    (turns, seconds)
+}
+
+/// Search speed: `iterations` iterations (one thread) from the empty board and from
+/// the first position of a greedy self-play game, after 8 turns or more, where black
+/// has a choice to search.
+fn search_speed(settings: &Settings, iterations: u64, seed: u64) {
+    let mut rng = Rng::new(seed);
+    let mut middle = Position::new();
+    for turn in 0..40 {
+        let tactics = Tactics::of(&middle);
+        if turn >= 8 && candidates(&middle, &tactics, Color::Black, settings.root_width).len() > 1 {
+            break;
+        }
+        let black = greedy::pick(&middle, Color::Black, &mut rng);
+        let white = greedy::pick(&middle, Color::White, &mut rng);
+        let (Some(black), Some(white)) = (black, white) else {
+            break;
+        };
+        if middle.resolve_turn(black, white).is_err() || middle.status().is_over() {
+            break;
+        }
+    }
+    let bounded = Settings {
+        iterations,
+        threads: 1,
+        ..*settings
+    };
+    for (name, position) in [("start", Position::new()), ("middle", middle)] {
+        let started = Instant::now();
+        let limits = Limits::depth(1);
+        let outcome = search(&position, Color::Black, &bounded, &limits, &mut rng);
+        let seconds = started.elapsed().as_secs_f64().max(1e-9);
+        let (done, nodes) = outcome.map_or((0, 0), |o| (o.iterations, o.nodes));
+        println!(
+            "search   {name:<8} {done} iterations {nodes} nodes {seconds:.3} s {:.0} iterations/s",
+            done as f64 / seconds
+        );
+    }
+}
+
+/// Exploitability of the search's mixed strategy (both colours) on `count` solved
+/// endgames with `empty` empty cells, as a share of the value range (−1..1).
+fn exploitability(settings: &Settings, empty: u32, count: usize, seed: u64) {
+    let bounded = Settings {
+        iterations: if settings.iterations > 0 {
+            settings.iterations
+        } else {
+            4000
+        },
+        threads: 1,
+        ..*settings
+    };
+    let mut rng = Rng::new(seed);
+    let mut gaps = Vec::new();
+    let started = Instant::now();
+    for position in solver::endgames(empty, count) {
+        let Some(solved) = Solver::new().root(&position) else {
+            continue;
+        };
+        for (side, color) in [(0, Color::Black), (1, Color::White)] {
+            let limits = Limits::depth(1);
+            if let Some(outcome) = search(&position, color, &bounded, &limits, &mut rng) {
+                gaps.push(solved.exploitability(side, &outcome.strategy) / 2.0);
+            }
+        }
+    }
+    if gaps.is_empty() {
+        println!(
+            "exploitability: no sampled endgame with {empty} empty cells stayed within the \
+             solver's bounds"
+        );
+        return;
+    }
+    let n = gaps.len() as f64;
+    println!(
+        "exploitability {} endgames with {empty} empty cells, {} iterations: mean {:.4} max \
+         {:.4} of the value range ({:.1} s)",
+        gaps.len() / 2,
+        bounded.iterations,
+        gaps.iter().sum::<f64>() / n,
+        gaps.iter().copied().fold(0.0, f64::max),
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// Plays one game; `search_color` is the search player's colour. Black's value.
+fn play_game(
+    settings: &Settings,
+    movetime: u64,
+    opponent: Opponent,
+    search_color: Color,
+    rng: &mut Rng,
+    iterations: &mut (u64, f64),
+) -> f64 {
+    let mut position = Position::new();
+    for _ in 0..playout::MAX_TURNS {
+        if position.status().is_over() {
+            break;
+        }
+        let started = Instant::now();
+        let limits = Limits {
+            depth: 1,
+            deadline: (movetime > 0).then(|| started + Duration::from_millis(movetime)),
+            stop: None,
+        };
+        let Some(outcome) = search(&position, search_color, settings, &limits, rng) else {
+            break;
+        };
+        iterations.0 += outcome.iterations;
+        iterations.1 += started.elapsed().as_secs_f64();
+        let Some(other) = opponent.pick(&position, search_color.opponent(), rng) else {
+            break;
+        };
+        let (black, white) = match search_color {
+            Color::Black => (outcome.cell, other),
+            Color::White => (other, outcome.cell),
+        };
+        if position.resolve_turn(black, white).is_err() {
+            break;
+        }
+    }
+    playout::value(position.status())
+}
+
+pub fn run(args: &ShellArgs) -> Result<()> {
+    let settings = settings(args)?;
+    println!(
+        "command: tabula bench shell --games {} --movetime {} --iterations {} --selection {} \
+         --threads {} --playouts {} --endgame-empty {} --seed {}",
+        args.games,
+        args.movetime,
+        args.iterations,
+        args.selection,
+        args.threads,
+        args.playouts,
+        args.endgame_empty,
+        args.seed
+    );
+    playout_speed("uniform", args.playouts, args.seed, playout::uniform);
+    playout_speed("guided", args.playouts, args.seed, playout::guided);
+    search_speed(&settings, 20_000, args.seed);
+    exploitability(&settings, args.endgame_empty, 12, args.seed);
+    let mut rng = Rng::new(args.seed);
+    if args.games == 0 {
+        return Ok(());
+    }
+    for opponent in [Opponent::Greedy, Opponent::Random] {
+        let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
+        let mut iterations = (0u64, 0.0f64);
+        let started = Instant::now();
+        for game in 0..args.games {
+            let color = if game % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let value = play_game(
+                &settings,
+                args.movetime,
+                opponent,
+                color,
+                &mut rng,
+                &mut iterations,
+            );
+            let mine = if color == Color::Black { value } else { -value };
+            if mine > 0.0 {
+                wins += 1;
+            } else if mine < 0.0 {
+                losses += 1;
+            } else {
+                draws += 1;
+            }
+        }
+        let games = f64::from(args.games.max(1));
+        println!(
+            "vs {:<6} {} games: {wins} wins {draws} draws {losses} losses, score {:.1} % \
+             ({:.0} iterations/s, {:.1} s)",
+            opponent.name(),
+            args.games,
+            100.0 * (f64::from(wins) + 0.5 * f64::from(draws)) / games,
+            iterations.0 as f64 / iterations.1.max(1e-9),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
