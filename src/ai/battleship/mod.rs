@@ -16,6 +16,7 @@ pub mod count;
 pub mod hunter;
 pub mod parity;
 pub mod placer;
+pub mod sample;
 
 pub use hunter::hunt;
 pub use parity::parity_hunt;
