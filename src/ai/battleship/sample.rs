@@ -247,11 +247,11 @@ impl<'a> Chain<'a> {
         let mut fit = [0u16; 200];
         let mut n = 0usize;
         for (k, seg) in segments(len).iter().enumerate() {
-            if self.problem.fits(seg, blocked, need) {
-                if let Some(slot) = fit.get_mut(n) {
-                    *slot = k as u16;
-                    n += 1;
-                }
+            if self.problem.fits(seg, blocked, need)
+                && let Some(slot) = fit.get_mut(n)
+            {
+                *slot = k as u16;
+                n += 1;
             }
         }
         if n == 0 {
@@ -302,12 +302,12 @@ impl<'a> Chain<'a> {
                 .iter()
                 .filter(|sb| self.problem.fits(sb, blocked_j, need_j))
                 .count() as u32;
-            if m > 0 {
-                if let Some(slot) = counts.get_mut(n) {
-                    *slot = (a as u16, m);
-                    n += 1;
-                    total += u64::from(m);
-                }
+            if m > 0
+                && let Some(slot) = counts.get_mut(n)
+            {
+                *slot = (a as u16, m);
+                n += 1;
+                total += u64::from(m);
             }
         }
         if total == 0 {
