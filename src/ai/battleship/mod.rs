@@ -4,6 +4,8 @@
 //! - [`count`]: exact counting of the legal fleets consistent with a view, by a
 //!   dynamic program over the cells in row order; exact cell probabilities and exact
 //!   uniform sampling from the same tables.
+//! - [`sample`]: a Markov chain (Gibbs moves) over the fleets consistent with a view,
+//!   for cell probabilities while exact counting is too costly.
 //! - [`hunter`]: the shot at the open cell most likely to hold a ship.
 //! - [`placer`]: uniform fleets and the `genfleet` mixture.
 //! - [`parity`]: the simple parity hunter, kept as the `greedy` baseline.
@@ -16,6 +18,7 @@ pub mod count;
 pub mod hunter;
 pub mod parity;
 pub mod placer;
+pub mod sample;
 
 pub use hunter::hunt;
 pub use parity::parity_hunt;
