@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use tabula::ai::Limits;
-use tabula::ai::battleship::{hunt, random_fleet};
+use tabula::ai::battleship::{hunt, parity_hunt, random_fleet};
 use tabula::games::battleship::{Cell, Fleet, Mark, ShotResult, Table, TableError, View};
 use tabula::games::{Color, Status};
 use tabula::rng::Rng;
@@ -82,8 +82,7 @@ fn random_table(seed: u64, steps: usize) -> Table {
                 }
                 _ => {
                     let target = shooter.opponent();
-                    let Some(cell) = hunt(table.target_view(shooter), &mut rng, &Limits::depth(1))
-                    else {
+                    let Some(cell) = parity_hunt(table.target_view(shooter), &mut rng) else {
                         break;
                     };
                     let r = if table.fleet(target).is_some() {
@@ -135,7 +134,7 @@ proptest! {
         while table.status() == Status::Ongoing {
             if table.turn() == Some(Color::White) {
                 // White has no fleet to shoot at known here: it reports misses.
-                let cell = hunt(table.target_view(Color::White), &mut rng, &Limits::depth(1));
+                let cell = parity_hunt(table.target_view(Color::White), &mut rng);
                 let cell = cell.ok_or_else(|| TestCaseError::fail("white stuck"))?;
                 prop_assert!(table.shoot_reported(Color::White, cell, ShotResult::Miss).is_ok());
                 white_turns += 1;
