@@ -2,6 +2,8 @@
 //! how, so a run can be reproduced and compared. One submodule per benchmark family;
 //! `tabula bench WHAT` picks one.
 
+mod othello;
+
 use std::time::Instant;
 
 use anyhow::{Result, bail};
@@ -12,17 +14,43 @@ use tabula::games::othello::{Position, perft};
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// What to measure: `perft` (Othello perft from the start position).
+    /// What to measure: `perft` (Othello perft from the start position) or `othello`
+    /// (perft, the FFO endgame suite, midgame search speed).
     #[arg(default_value = "perft")]
     what: String,
     /// Perft depth.
     #[arg(long, default_value_t = 11)]
     depth: u32,
+    /// `othello`: the perft depth to time (0 skips it).
+    #[arg(long, default_value_t = 12)]
+    perft: u32,
+    /// `othello`: the FFO problems to solve, `FIRST-LAST` or `N` (`none` skips them).
+    #[arg(long, default_value = "40-49")]
+    ffo: String,
+    /// `othello`: the FFO suite file.
+    #[arg(long, default_value = "../shared/data/ffo.obf")]
+    ffo_file: String,
+    /// `othello`: the midgame search depth (0 skips it).
+    #[arg(long, default_value_t = 9)]
+    midgame: u32,
+    /// `othello`: transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: u32,
 }
 
 pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
     match args.what.as_str() {
-        "perft" | "othello" => {
+        "othello" => othello::run(&othello::Plan {
+            perft: args.perft,
+            ffo: match args.ffo.as_str() {
+                "none" => None,
+                range => Some(othello::parse_range(range)?),
+            },
+            ffo_file: &args.ffo_file,
+            midgame: args.midgame,
+            hash_mib: args.hash,
+        }),
+        "perft" => {
             let board = Position::start().board();
             for depth in 1..=args.depth {
                 let started = Instant::now();
@@ -35,6 +63,6 @@ pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
             }
             Ok(())
         }
-        other => bail!("unknown benchmark {other:?} (benchmarks: perft)"),
+        other => bail!("unknown benchmark {other:?} (benchmarks: perft, othello)"),
     }
 }

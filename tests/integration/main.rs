@@ -6,6 +6,7 @@ mod battleship_props;
 mod common;
 mod framing;
 mod othello;
+mod othello_ai;
 mod othello_props;
 mod session_fuzz;
 mod shell;

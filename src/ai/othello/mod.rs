@@ -15,6 +15,7 @@
 pub mod endgame;
 pub mod eval;
 pub mod search;
+pub mod signature;
 pub mod tt;
 
 pub use search::{Score, Settings};

@@ -269,8 +269,8 @@ impl<'a> Searcher<'a> {
     fn root(&mut self, moves: &mut [RootMove], depth: u32, mut alpha: i32, beta: i32) -> i32 {
         let mut best = -INFINITY;
         let mut best_index = 0;
-        for i in 0..moves.len() {
-            let next = moves[i].next;
+        for (i, root_move) in moves.iter_mut().enumerate() {
+            let next = root_move.next;
             let mut score = if i == 0 {
                 -self.pvs(&next, depth - 1, -beta, -alpha)
             } else {
@@ -282,7 +282,7 @@ impl<'a> Searcher<'a> {
             if self.aborted {
                 break;
             }
-            moves[i].score = score;
+            root_move.score = score;
             if score > best {
                 best = score;
                 best_index = i;
@@ -293,7 +293,7 @@ impl<'a> Searcher<'a> {
                     }
                 }
             } else {
-                moves[i].score = score.min(alpha) - 1;
+                root_move.score = score.min(alpha) - 1;
             }
         }
         // Best first; the rest keep their order (a stable sort on the move's score

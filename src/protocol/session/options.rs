@@ -16,6 +16,8 @@ pub struct Options {
     pub hash_mib: u32,
     /// Seed of every random choice.
     pub seed: u64,
+    /// Othello: at this many empties or fewer the player solves exactly.
+    pub endgame: u32,
 }
 
 impl Default for Options {
@@ -26,12 +28,13 @@ impl Default for Options {
             threads: 1,
             hash_mib: 16,
             seed: 0,
+            endgame: 20,
         }
     }
 }
 
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 5] = ["movetime", "depth", "threads", "hash", "seed"];
+pub const OPTION_NAMES: [&str; 6] = ["movetime", "depth", "threads", "hash", "seed", "endgame"];
 
 fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
     name: &str,
@@ -56,6 +59,7 @@ impl Options {
             "threads" => self.threads = number(name, value, 1, 256)?,
             "hash" => self.hash_mib = number(name, value, 1, 65_536)?,
             "seed" => self.seed = number(name, value, 0, u64::MAX)?,
+            "endgame" => self.endgame = number(name, value, 0, 60)?,
             _ => {
                 return Err(format!(
                     "unknown option (options: {})",
