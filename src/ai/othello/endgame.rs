@@ -18,6 +18,7 @@
 //! (checked every few thousand interior nodes) sets `aborted`; the scores returned
 //! after that are meaningless and callers must check it.
 
+use super::eval::{DISC, evaluate};
 use super::tt::{NO_MOVE, Table};
 use crate::ai::Limits;
 use crate::games::othello::Board;
@@ -25,10 +26,16 @@ use crate::games::othello::bitboard::flips;
 
 /// Below every score.
 pub const LOSS: i32 = -65;
+/// Above every evaluation.
+const INFINITY: i32 = 100 * DISC;
 /// At most this many empties: parity-ordered search without sorting.
 const SHALLOW: u32 = 6;
 /// From this many empties the transposition table is read and written.
 const TT_EMPTIES: u32 = 10;
+/// From this many empties the evaluation joins the ordering key.
+const ORDER_EVAL_EMPTIES: u32 = 14;
+/// From this many empties a shallow search of the evaluation orders the moves.
+const ORDER_SEARCH_EMPTIES: u32 = 18;
 /// Interior nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u32 = 4096;
 
@@ -205,9 +212,44 @@ struct Candidate {
     key: i32,
 }
 
+/// A small negamax over the evaluation, `depth` plies, for ordering only.
+fn eval_search(board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return evaluate(board);
+    }
+    let moves = board.moves();
+    if moves == 0 {
+        let passed = board.passed();
+        if passed.moves() == 0 {
+            return final_score(board) * DISC;
+        }
+        return -eval_search(&passed, depth - 1, -beta, -alpha);
+    }
+    let mut best = -INFINITY;
+    let mut rest = moves;
+    while rest != 0 {
+        let square = rest.trailing_zeros();
+        rest &= rest - 1;
+        let next = board.after(square, flips(board.player, board.opponent, square));
+        let score = -eval_search(&next, depth - 1, -beta, -alpha);
+        if score > best {
+            best = score;
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
 /// The legal moves of `board` (given as `moves`), sorted: `first` (the table move)
-/// at the head, then by [`order_key`].
+/// at the head, then by [`order_key`], with the evaluation (or a shallow search of
+/// it) added far from the end.
 fn sorted_moves(board: &Board, moves: u64, first: Option<u32>) -> ([Candidate; 32], usize) {
+    let n = board.empty().count_ones();
     let empty_candidate = Candidate {
         square: 0,
         next: *board,
@@ -223,6 +265,10 @@ fn sorted_moves(board: &Board, moves: u64, first: Option<u32>) -> ([Candidate; 3
         let next = board.after(square, flips(board.player, board.opponent, square));
         let key = if Some(square) == first {
             i32::MIN
+        } else if n >= ORDER_SEARCH_EMPTIES {
+            order_key(&next, square, odd) + eval_search(&next, 2, -INFINITY, INFINITY) / 2
+        } else if n >= ORDER_EVAL_EMPTIES {
+            order_key(&next, square, odd) + evaluate(&next) / 2
         } else {
             order_key(&next, square, odd)
         };
