@@ -33,6 +33,12 @@ pub struct BenchArgs {
     /// `othello`: the midgame search depth (0 skips it).
     #[arg(long, default_value_t = 9)]
     midgame: u32,
+    /// `othello`: how many random endgames to solve (0 skips them).
+    #[arg(long, default_value_t = 20)]
+    endgames: u64,
+    /// `othello`: the empties of the random endgames.
+    #[arg(long, default_value_t = 20)]
+    empties: u32,
     /// `othello`: transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     hash: u32,
@@ -48,6 +54,8 @@ pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
             },
             ffo_file: &args.ffo_file,
             midgame: args.midgame,
+            endgames: args.endgames,
+            empties: args.empties,
             hash_mib: args.hash,
         }),
         "perft" => {

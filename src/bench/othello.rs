@@ -1,6 +1,6 @@
 //! `tabula bench othello`: perft leaves per second from the start, the FFO endgame
-//! suite solved exactly (time, nodes, nodes per second, move, score, match), and
-//! midgame nodes per second at a fixed depth on a fixed position set with its
+//! suite solved exactly (time, nodes, nodes per second, move, score, match), random
+//! endgames at 20 empties solved exactly (average time), and midgame nodes per second at a fixed depth on a fixed position set with its
 //! node-count signature. Figures for people; nothing here asserts a time.
 
 use std::time::Instant;
@@ -20,6 +20,9 @@ pub struct Plan<'a> {
     pub ffo_file: &'a str,
     /// Midgame depth (0 = skip).
     pub midgame: u32,
+    /// Random endgames to solve at `empties` empties (0 = skip).
+    pub endgames: u64,
+    pub empties: u32,
     pub hash_mib: u32,
 }
 
@@ -150,6 +153,39 @@ fn bench_midgame(depth: u32) {
     );
 }
 
+fn bench_endgames(plan: &Plan<'_>) -> Result<()> {
+    let positions = signature::endgames(plan.endgames, plan.empties);
+    let settings = Settings {
+        hash_mib: plan.hash_mib,
+        endgame_empties: 64,
+    };
+    let (mut nodes, mut seconds, mut slowest) = (0u64, 0f64, 0f64);
+    for position in &positions {
+        let started = Instant::now();
+        let Some(result) = solve(position, Limits::depth(64), &settings) else {
+            continue;
+        };
+        let elapsed = started.elapsed().as_secs_f64();
+        if !matches!(result.score, Score::Exact(_)) {
+            bail!("{}: no exact score", position.to_notation());
+        }
+        nodes += result.nodes;
+        seconds += elapsed;
+        slowest = slowest.max(elapsed);
+    }
+    let count = positions.len().max(1) as f64;
+    println!(
+        "endgames: {} random positions at {} empties solved exactly: {:.3} s average, {:.3} s slowest, {:.0} nodes average, {:.1} M nodes/s",
+        positions.len(),
+        plan.empties,
+        seconds / count,
+        slowest,
+        nodes as f64 / count,
+        nodes as f64 / seconds.max(1e-9) / 1e6
+    );
+    Ok(())
+}
+
 pub fn run(plan: &Plan<'_>) -> Result<()> {
     let command: Vec<String> = std::env::args().collect();
     println!("command: {}", command.join(" "));
@@ -167,6 +203,9 @@ pub fn run(plan: &Plan<'_>) -> Result<()> {
     }
     if let Some((first, last)) = plan.ffo {
         bench_ffo(plan, first, last)?;
+    }
+    if plan.endgames > 0 {
+        bench_endgames(plan)?;
     }
     if plan.midgame > 0 {
         bench_midgame(plan.midgame);

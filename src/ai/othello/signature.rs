@@ -34,6 +34,29 @@ pub fn positions(count: u64) -> Vec<Position> {
     list
 }
 
+/// Endgame positions with `empties` empty squares, reached by seeded random play
+/// (seeds 1..=`count`; games that end or must pass earlier are skipped).
+#[must_use]
+pub fn endgames(count: u64, empties: u32) -> Vec<Position> {
+    let mut list = Vec::new();
+    for seed in 1..=count {
+        let mut rng = Rng::new(1000 + seed);
+        let mut position = Position::start();
+        while position.board().empty().count_ones() > empties && !position.is_over() {
+            let moves = position.legal_moves();
+            let Some(&mv) = rng.choose(&moves) else { break };
+            let side = position.side_to_move();
+            if position.play(side, mv).is_err() {
+                break;
+            }
+        }
+        if position.board().empty().count_ones() == empties && position.board().moves() != 0 {
+            list.push(position);
+        }
+    }
+    list
+}
+
 /// Nodes spent searching `board` to `depth` with a fresh 1 MiB table, one thread.
 #[must_use]
 pub fn nodes_at(board: &Board, depth: u32) -> u64 {
