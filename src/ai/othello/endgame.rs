@@ -32,6 +32,8 @@ const INFINITY: i32 = 100 * DISC;
 const SHALLOW: u32 = 6;
 /// From this many empties the transposition table is read and written.
 const TT_EMPTIES: u32 = 10;
+/// From this many empties the children are looked up before any is searched.
+const ETC_EMPTIES: u32 = 14;
 /// From this many empties the evaluation joins the ordering key.
 const ORDER_EVAL_EMPTIES: u32 = 14;
 /// From this many empties a shallow search of the evaluation orders the moves.
@@ -213,7 +215,8 @@ struct Candidate {
 }
 
 /// A small negamax over the evaluation, `depth` plies, for ordering only.
-fn eval_search(board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+fn eval_search(board: &Board, depth: u32, mut alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
+    *nodes += 1;
     if depth == 0 {
         return evaluate(board);
     }
@@ -223,7 +226,7 @@ fn eval_search(board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         if passed.moves() == 0 {
             return final_score(board) * DISC;
         }
-        return -eval_search(&passed, depth - 1, -beta, -alpha);
+        return -eval_search(&passed, depth - 1, -beta, -alpha, nodes);
     }
     let mut best = -INFINITY;
     let mut rest = moves;
@@ -231,7 +234,7 @@ fn eval_search(board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         let square = rest.trailing_zeros();
         rest &= rest - 1;
         let next = board.after(square, flips(board.player, board.opponent, square));
-        let score = -eval_search(&next, depth - 1, -beta, -alpha);
+        let score = -eval_search(&next, depth - 1, -beta, -alpha, nodes);
         if score > best {
             best = score;
             if score > alpha {
@@ -248,7 +251,13 @@ fn eval_search(board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
 /// The legal moves of `board` (given as `moves`), sorted: `first` (the table move)
 /// at the head, then by [`order_key`], with the evaluation (or a shallow search of
 /// it) added far from the end.
-fn sorted_moves(board: &Board, moves: u64, first: Option<u32>) -> ([Candidate; 32], usize) {
+/// The nodes of the shallow searches are added to `nodes`.
+fn sorted_moves(
+    board: &Board,
+    moves: u64,
+    first: Option<u32>,
+    nodes: &mut u64,
+) -> ([Candidate; 32], usize) {
     let n = board.empty().count_ones();
     let empty_candidate = Candidate {
         square: 0,
@@ -266,7 +275,7 @@ fn sorted_moves(board: &Board, moves: u64, first: Option<u32>) -> ([Candidate; 3
         let key = if Some(square) == first {
             i32::MIN
         } else if n >= ORDER_SEARCH_EMPTIES {
-            order_key(&next, square, odd) + eval_search(&next, 2, -INFINITY, INFINITY) / 2
+            order_key(&next, square, odd) + eval_search(&next, 2, -INFINITY, INFINITY, nodes) / 2
         } else if n >= ORDER_EVAL_EMPTIES {
             order_key(&next, square, odd) + evaluate(&next) / 2
         } else {
@@ -330,7 +339,7 @@ impl<'a> Solver<'a> {
         }
         let n = board.empty().count_ones();
         let first = self.tt.probe(board).and_then(|hit| hit.best);
-        let (list, count) = sorted_moves(board, moves, first);
+        let (list, count) = sorted_moves(board, moves, first, &mut self.nodes);
         let (mut alpha, beta) = (-64, 64);
         let mut best = (list[0].square, LOSS);
         for (i, candidate) in list[..count].iter().enumerate() {
@@ -409,7 +418,20 @@ impl<'a> Solver<'a> {
             }
             return -self.nws(&passed, -beta, n);
         }
-        let (list, count) = sorted_moves(board, moves, first);
+        let (list, count) = sorted_moves(board, moves, first, &mut self.nodes);
+        if n >= ETC_EMPTIES {
+            // Enhanced transposition cut-off: a child already known to fail low for
+            // the opponent cuts here without a search.
+            for candidate in &list[..count] {
+                if let Some(hit) = self.tt.probe(&candidate.next)
+                    && -hit.upper >= beta
+                {
+                    self.tt
+                        .store(board, n, alpha, beta, -hit.upper, candidate.square as u8);
+                    return -hit.upper;
+                }
+            }
+        }
         let mut best = LOSS;
         let mut best_square = NO_MOVE;
         for candidate in &list[..count] {
@@ -460,7 +482,7 @@ impl<'a> Solver<'a> {
             return -self.pvs(&passed, -beta, -alpha, n);
         }
         let original_alpha = alpha;
-        let (list, count) = sorted_moves(board, moves, first);
+        let (list, count) = sorted_moves(board, moves, first, &mut self.nodes);
         let mut best = LOSS;
         let mut best_square = NO_MOVE;
         for (i, candidate) in list[..count].iter().enumerate() {
