@@ -203,7 +203,7 @@ fn order_key(next: &Board, square: u32, odd: u64) -> i32 {
     let potential = near.count_ones() as i32;
     let parity = i32::from(odd & (1u64 << square) != 0);
     let corner = i32::from(CORNERS & (1u64 << square) != 0);
-    mobility * 64 + potential * 4 - parity * 8 - corner * 16
+    mobility * 64 + potential * 16 - parity * 8 - corner * 16
 }
 
 /// One move of a sorted list.
@@ -248,6 +248,14 @@ fn eval_search(board: &Board, depth: u32, mut alpha: i32, beta: i32, nodes: &mut
     best
 }
 
+/// The depth of the ordering search with `n` empties (from [`ORDER_SEARCH_EMPTIES`]).
+fn order_depth(n: u32) -> u32 {
+    match n {
+        20.. => 4,
+        _ => 2,
+    }
+}
+
 /// The legal moves of `board` (given as `moves`), sorted: `first` (the table move)
 /// at the head, then by [`order_key`], with the evaluation (or a shallow search of
 /// it) added far from the end.
@@ -275,7 +283,8 @@ fn sorted_moves(
         let key = if Some(square) == first {
             i32::MIN
         } else if n >= ORDER_SEARCH_EMPTIES {
-            order_key(&next, square, odd) + eval_search(&next, 2, -INFINITY, INFINITY, nodes) / 2
+            order_key(&next, square, odd)
+                + eval_search(&next, order_depth(n), -INFINITY, INFINITY, nodes) / 2
         } else if n >= ORDER_EVAL_EMPTIES {
             order_key(&next, square, odd) + evaluate(&next) / 2
         } else {
