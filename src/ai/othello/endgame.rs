@@ -29,9 +29,9 @@ pub const LOSS: i32 = -65;
 /// Above every evaluation.
 const INFINITY: i32 = 100 * DISC;
 /// At most this many empties: parity-ordered search without sorting.
-const SHALLOW: u32 = 6;
+const SHALLOW: u32 = 5;
 /// From this many empties the transposition table is read and written.
-const TT_EMPTIES: u32 = 10;
+const TT_EMPTIES: u32 = 8;
 /// From this many empties the children are looked up before any is searched.
 const ETC_EMPTIES: u32 = 14;
 /// From this many empties the evaluation joins the ordering key.
