@@ -84,26 +84,19 @@ const RAYS: [[u64; 8]; 64] = {
 fn flips_up(ray: u64, player: u64, opponent: u64) -> u64 {
     let stop = ray & !opponent;
     let first = stop & stop.wrapping_neg();
-    if first & player != 0 {
-        (first - 1) & ray
-    } else {
-        0
-    }
+    let closed = 0u64.wrapping_sub(u64::from(first & player != 0));
+    first.wrapping_sub(1) & ray & closed
 }
 
 /// The same along a ray that goes to lower indices: the first stop is the highest bit.
 #[inline(always)]
 fn flips_down(ray: u64, player: u64, opponent: u64) -> u64 {
     let stop = ray & !opponent;
-    if stop == 0 {
-        return 0;
-    }
-    let first = 1u64 << (63 - stop.leading_zeros());
-    if first & player != 0 {
-        ray & !((first << 1).wrapping_sub(1))
-    } else {
-        0
-    }
+    // The highest bit of `stop` (zero when `stop` is empty: `| 1` keeps the shift
+    // in range and `& stop` clears the stand-in).
+    let first = (1u64 << (63 - (stop | 1).leading_zeros())) & stop;
+    let closed = 0u64.wrapping_sub(u64::from(first & player != 0));
+    ray & !(first << 1).wrapping_sub(1) & closed
 }
 
 /// The opponent discs that flip when the side holding `player` plays on `square`
