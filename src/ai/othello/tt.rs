@@ -11,6 +11,10 @@ use crate::games::othello::Board;
 /// The move field of an entry without a best move.
 pub const NO_MOVE: u8 = 64;
 
+/// The largest table in MiB: a larger `hash` option is read as this (filling the
+/// table takes time out of the move).
+pub const MAX_MIB: u32 = 1024;
+
 /// One stored result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -72,11 +76,11 @@ pub fn hash(board: &Board) -> u64 {
 }
 
 impl Table {
-    /// A table of about `mib` MiB (rounded down to a power of two buckets; at least
-    /// one bucket).
+    /// A table of about `mib` MiB, at most [`MAX_MIB`] (rounded down to a power of two
+    /// buckets; at least one bucket).
     #[must_use]
     pub fn with_mib(mib: u32) -> Table {
-        let bytes = u64::from(mib) * 1024 * 1024;
+        let bytes = u64::from(mib.min(MAX_MIB)) * 1024 * 1024;
         let bucket = 2 * std::mem::size_of::<Entry>() as u64;
         let buckets = (bytes / bucket).max(1);
         Table::with_buckets(1 << (63 - buckets.leading_zeros()))
@@ -91,8 +95,15 @@ impl Table {
         } else {
             1 << (usize::BITS - 1 - buckets.leading_zeros())
         };
+        // Memory that cannot be had halves the table rather than aborting.
+        let mut buckets = buckets;
+        let mut entries = Vec::new();
+        while buckets > 1 && entries.try_reserve_exact(buckets * 2).is_err() {
+            buckets /= 2;
+        }
+        entries.resize(buckets * 2, Entry::EMPTY);
         Table {
-            entries: vec![Entry::EMPTY; buckets * 2],
+            entries,
             mask: buckets - 1,
             age: 0,
         }
