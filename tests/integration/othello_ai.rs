@@ -222,3 +222,22 @@ fn an_empty_line_interrupts_solve_with_a_legal_move() {
         "an interrupted solve is an estimate: {score}"
     );
 }
+
+#[test]
+fn a_forced_pass_is_solved_and_hinted_with_the_score_after_it() {
+    // White has no move, black has h8 (the O3 test position of the rules library).
+    let text = format!(
+        "{}OXXXXXXX{}XXXXXXXOXXXXXX-- O",
+        "X".repeat(24),
+        "X".repeat(16)
+    );
+    let position = Position::from_notation(&text).expect("valid");
+    let expected = minimax(&position);
+    let result = solve(&position, Limits::depth(64), &exact_settings()).expect("a pass");
+    assert_eq!(result.best, Move::Pass);
+    assert_eq!(exact(result.score), expected);
+    let mut engine = Engine::othello();
+    engine.ok(&format!("set_position {text}"));
+    assert_eq!(engine.ok("solve white"), format!("pass {expected:+}"));
+    assert_eq!(engine.ok("hint 3"), format!("pass {expected:+}"));
+}

@@ -7,9 +7,11 @@
 //! - `n > SHALLOW`: principal-variation search at the root and along the principal
 //!   line ([`Solver::pvs`]), null-window search elsewhere ([`Solver::nws`]); moves
 //!   sorted by the table move, then fastest-first (fewest replies for the opponent,
-//!   corners counted twice), potential mobility and parity; a stability cut-off that
-//!   bounds the score by the opponent's stable discs; a transposition table from
-//!   `TT_EMPTIES` empties on.
+//!   corners counted twice), potential mobility and parity, plus the evaluation
+//!   (`ORDER_EVAL_EMPTIES`) or a 2–4 ply search of it (`ORDER_SEARCH_EMPTIES`) far
+//!   from the end; a stability cut-off that bounds the score by the opponent's stable
+//!   discs; a transposition table from `TT_EMPTIES` empties on, with enhanced
+//!   transposition cut-offs (children looked up first) from `ETC_EMPTIES`.
 //! - `3 ≤ n ≤ SHALLOW`: no sorting, empties in odd quadrants first (parity).
 //! - the last two empties unrolled, and the very last one counted without making the
 //!   move ([`last1`]).

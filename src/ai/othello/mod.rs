@@ -97,6 +97,30 @@ fn forced(position: &Position) -> Option<Option<SearchResult>> {
     }))
 }
 
+/// When the side to move must pass (and the game goes on): the pass, scored by a
+/// search of the position after it.
+fn after_pass(
+    position: &Position,
+    limits: Limits<'_>,
+    settings: &Settings,
+) -> Option<SearchResult> {
+    let board = position.board();
+    if board.moves() != 0 || board.passed().moves() == 0 {
+        return None;
+    }
+    let passed = Position::from_board(board.passed(), position.side_to_move().opponent());
+    let after = search_with(&passed, limits, settings)?;
+    let score = match after.score {
+        Score::Exact(s) => Score::Exact(-s),
+        Score::Estimate(s) => Score::Estimate(-s),
+    };
+    Some(SearchResult {
+        best: Move::Pass,
+        score,
+        ..after
+    })
+}
+
 /// Searches `position` within `limits` with default settings.
 #[must_use]
 pub fn search(position: &Position, limits: Limits<'_>) -> Option<SearchResult> {
@@ -138,21 +162,8 @@ pub fn solve(position: &Position, limits: Limits<'_>, settings: &Settings) -> Op
         endgame_empties: 64,
         ..*settings
     };
-    if position.board().moves() == 0 && position.board().passed().moves() != 0 {
-        let passed = Position::from_board(
-            position.board().passed(),
-            position.side_to_move().opponent(),
-        );
-        let after = search_with(&passed, limits, &exact)?;
-        let score = match after.score {
-            Score::Exact(s) => Score::Exact(-s),
-            Score::Estimate(s) => Score::Estimate(-s),
-        };
-        return Some(SearchResult {
-            best: Move::Pass,
-            score,
-            ..after
-        });
+    if let Some(answer) = after_pass(position, limits, &exact) {
+        return Some(answer);
     }
     search_with(position, limits, &exact)
 }
@@ -160,7 +171,7 @@ pub fn solve(position: &Position, limits: Limits<'_>, settings: &Settings) -> Op
 /// The `count` best moves of `position` with their scores, best first: searched to
 /// the depth limit, or exactly with `endgame_empties` or fewer empties. Cut short by
 /// `limits`, it answers what it has (at least the best move so far). Empty when the
-/// game is over; `[Pass]` when passing is forced.
+/// game is over; only `pass` (scored after it) when passing is forced.
 #[must_use]
 pub fn hint(
     position: &Position,
@@ -168,6 +179,9 @@ pub fn hint(
     settings: &Settings,
     count: usize,
 ) -> Vec<(Move, Score)> {
+    if let Some(answer) = after_pass(position, limits, settings) {
+        return vec![(answer.best, answer.score)];
+    }
     if let Some(answer) = forced(position) {
         return answer.map(|r| (r.best, r.score)).into_iter().collect();
     }
