@@ -261,20 +261,16 @@ fn order_depth(n: u32) -> u32 {
 /// The legal moves of `board` (given as `moves`), sorted: `first` (the table move)
 /// at the head, then by [`order_key`], with the evaluation (or a shallow search of
 /// it) added far from the end.
-/// The nodes of the shallow searches are added to `nodes`.
-fn sorted_moves(
+/// They are written to the head of `list`; the count is returned. The nodes of the
+/// shallow searches are added to `nodes`.
+fn sort_into(
+    list: &mut [Candidate; 32],
     board: &Board,
     moves: u64,
     first: Option<u32>,
     nodes: &mut u64,
-) -> ([Candidate; 32], usize) {
+) -> usize {
     let n = board.empty().count_ones();
-    let empty_candidate = Candidate {
-        square: 0,
-        next: *board,
-        key: 0,
-    };
-    let mut list = [empty_candidate; 32];
     let odd = odd_quadrants(board.empty());
     let mut count = 0;
     let mut rest = moves;
@@ -301,8 +297,18 @@ fn sorted_moves(
         list[i] = Candidate { square, next, key };
         count += 1;
     }
-    (list, count)
+    count
 }
+
+/// An unused slot of a move list.
+const NO_CANDIDATE: Candidate = Candidate {
+    square: 0,
+    next: Board {
+        player: 0,
+        opponent: 0,
+    },
+    key: 0,
+};
 
 /// The exact solver, with its node count, table and limits.
 pub struct Solver<'a> {
@@ -313,6 +319,10 @@ pub struct Solver<'a> {
     tt: &'a mut Table,
     limits: Limits<'a>,
     countdown: u32,
+    /// One move list per number of empties, reused by every node at that depth
+    /// (a node's children have fewer empties, a pass keeps the count but comes
+    /// before its list).
+    lists: Vec<[Candidate; 32]>,
 }
 
 impl<'a> Solver<'a> {
@@ -325,6 +335,7 @@ impl<'a> Solver<'a> {
             tt,
             limits,
             countdown: CHECK_EVERY,
+            lists: Vec::new(),
         }
     }
 
@@ -350,7 +361,8 @@ impl<'a> Solver<'a> {
         }
         let n = board.empty().count_ones();
         let first = self.tt.probe(board).and_then(|hit| hit.best);
-        let (list, count) = sorted_moves(board, moves, first, &mut self.nodes);
+        let mut list = [NO_CANDIDATE; 32];
+        let count = sort_into(&mut list, board, moves, first, &mut self.nodes);
         let (mut alpha, beta) = (-64, 64);
         let mut best = (list[0].square, LOSS);
         for (i, candidate) in list[..count].iter().enumerate() {
@@ -429,11 +441,15 @@ impl<'a> Solver<'a> {
             }
             return -self.nws(&passed, -beta, n);
         }
-        let (list, count) = sorted_moves(board, moves, first, &mut self.nodes);
+        let slot = n as usize;
+        if self.lists.len() <= slot {
+            self.lists.resize(slot + 1, [NO_CANDIDATE; 32]);
+        }
+        let count = sort_into(&mut self.lists[slot], board, moves, first, &mut self.nodes);
         if n >= ETC_EMPTIES {
             // Enhanced transposition cut-off: a child already known to fail low for
             // the opponent cuts here without a search.
-            for candidate in &list[..count] {
+            for candidate in &self.lists[slot][..count] {
                 if let Some(hit) = self.tt.probe(&candidate.next)
                     && -hit.upper >= beta
                 {
@@ -445,7 +461,8 @@ impl<'a> Solver<'a> {
         }
         let mut best = LOSS;
         let mut best_square = NO_MOVE;
-        for candidate in &list[..count] {
+        for i in 0..count {
+            let candidate = self.lists[slot][i];
             let score = if n - 1 <= SHALLOW {
                 -self.shallow(&candidate.next, -beta, -alpha, n - 1)
             } else {
@@ -493,10 +510,15 @@ impl<'a> Solver<'a> {
             return -self.pvs(&passed, -beta, -alpha, n);
         }
         let original_alpha = alpha;
-        let (list, count) = sorted_moves(board, moves, first, &mut self.nodes);
+        let slot = n as usize;
+        if self.lists.len() <= slot {
+            self.lists.resize(slot + 1, [NO_CANDIDATE; 32]);
+        }
+        let count = sort_into(&mut self.lists[slot], board, moves, first, &mut self.nodes);
         let mut best = LOSS;
         let mut best_square = NO_MOVE;
-        for (i, candidate) in list[..count].iter().enumerate() {
+        for i in 0..count {
+            let candidate = self.lists[slot][i];
             let child = n - 1;
             let mut score = if i == 0 {
                 -self.solve_child(&candidate.next, -beta, -alpha, child)
