@@ -35,7 +35,7 @@ const SHALLOW: u32 = 5;
 /// From this many empties the transposition table is read and written.
 const TT_EMPTIES: u32 = 8;
 /// From this many empties the children are looked up before any is searched.
-const ETC_EMPTIES: u32 = 14;
+const ETC_EMPTIES: u32 = 9;
 /// From this many empties the evaluation joins the ordering key.
 const ORDER_EVAL_EMPTIES: u32 = 14;
 /// From this many empties a shallow search of the evaluation orders the moves.
