@@ -401,10 +401,12 @@ impl<'a> Solver<'a> {
     }
 
     /// Stability cut-off: an upper bound from the opponent's stable discs, when it
-    /// already fails low against `alpha`.
+    /// already fails low against `alpha`. Only tried when `alpha` is at least half the
+    /// empties (below that a cut-off needs more stable discs than a position has;
+    /// the threshold was set by node counts on FFO #40–#45).
     #[inline]
     fn stability_cut(board: &Board, alpha: i32, n: u32) -> Option<i32> {
-        if alpha < 2 * n as i32 {
+        if alpha < n as i32 / 2 {
             return None;
         }
         let bound = 64 - 2 * stable_discs(board.opponent, board.player).count_ones() as i32;
