@@ -106,6 +106,9 @@ pub struct Searcher<'a> {
     countdown: u32,
     tt: Table,
     end_tt: Table,
+    /// One move list (key, square, board after) per remaining depth, reused by every
+    /// node at that depth.
+    lists: Vec<[(i32, u32, Board); 32]>,
 }
 
 impl<'a> Searcher<'a> {
@@ -118,6 +121,7 @@ impl<'a> Searcher<'a> {
             countdown: CHECK_EVERY,
             tt: Table::with_mib(settings.hash_mib),
             end_tt: Table::with_mib(settings.hash_mib.div_ceil(4)),
+            lists: Vec::new(),
         }
     }
 
@@ -131,6 +135,7 @@ impl<'a> Searcher<'a> {
             countdown: CHECK_EVERY,
             tt,
             end_tt,
+            lists: Vec::new(),
         }
     }
 
@@ -193,10 +198,12 @@ impl<'a> Searcher<'a> {
             return -self.pvs(&passed, depth, -beta, -alpha);
         }
         let original_alpha = alpha;
-        let (list, count) = self.ordered(board, moves, depth, first);
+        let count = self.ordered(board, moves, depth, first);
+        let slot = depth as usize;
         let mut best = -INFINITY;
         let mut best_square = NO_MOVE;
-        for (i, &(square, next)) in list[..count].iter().enumerate() {
+        for i in 0..count {
+            let (_, square, next) = self.lists[slot][i];
             let mut score = if i == 0 {
                 -self.pvs(&next, depth - 1, -beta, -alpha)
             } else {
@@ -224,23 +231,22 @@ impl<'a> Searcher<'a> {
         best
     }
 
-    /// The moves of `board`, best first: the table move, then by a shallow search
-    /// (depth ≥ 6), the evaluation (depth ≥ 3) or fastest-first with square values.
-    fn ordered(
-        &mut self,
-        board: &Board,
-        moves: u64,
-        depth: u32,
-        first: Option<u32>,
-    ) -> ([(u32, Board); 32], usize) {
-        let mut keyed = [(0i32, 0u32, *board); 32];
+    /// Sorts the moves of `board` into the list of `depth`, best first, and returns
+    /// their count: the table move, then by a shallow search (depth ≥ 6), the
+    /// evaluation (depth ≥ 3) or fastest-first with square values.
+    fn ordered(&mut self, board: &Board, moves: u64, depth: u32, first: Option<u32>) -> usize {
+        let slot = depth as usize;
+        if self.lists.len() <= slot {
+            self.lists.resize(slot + 1, [(0, 0, *board); 32]);
+        }
         let mut count = 0;
         let mut rest = moves;
         while rest != 0 && count < 32 {
             let square = rest.trailing_zeros();
             rest &= rest - 1;
             let next = board.after(square, flips(board.player, board.opponent, square));
-            // Lower keys first: keys are the opponent's view.
+            // Lower keys first: keys are the opponent's view. The shallow search
+            // uses the lists of smaller depths only.
             let key = if Some(square) == first {
                 i32::MIN
             } else if depth >= 6 {
@@ -252,15 +258,17 @@ impl<'a> Searcher<'a> {
                 let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
                 mobility * 16 - SQUARE_VALUE[square as usize]
             };
-            keyed[count] = (key, square, next);
+            // Stable insertion sort: equal keys keep the square order.
+            let list = &mut self.lists[slot];
+            let mut i = count;
+            while i > 0 && list[i - 1].0 > key {
+                list[i] = list[i - 1];
+                i -= 1;
+            }
+            list[i] = (key, square, next);
             count += 1;
         }
-        keyed[..count].sort_by_key(|&(key, _, _)| key);
-        let mut list = [(0u32, *board); 32];
-        for (slot, &(_, square, next)) in list.iter_mut().zip(&keyed[..count]) {
-            *slot = (square, next);
-        }
-        (list, count)
+        count
     }
 
     /// One iteration at the root: every move searched to `depth` with window
