@@ -3,6 +3,7 @@
 //! `tabula bench WHAT` picks one.
 
 mod battleship;
+mod othello;
 
 use std::time::Instant;
 
@@ -16,9 +17,10 @@ mod shell;
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// What to measure: `perft` (Othello perft from the start position),
-    /// `battleship` (the hunter against uniform and placer fleets) or `shell` (What
-    /// the Shell playouts and the search player's results).
+    /// What to measure: `perft` (Othello perft from the start position), `othello`
+    /// (perft, the FFO endgame suite, midgame search speed), `battleship` (the hunter
+    /// against uniform and placer fleets) or `shell` (What the Shell playouts and the
+    /// search player's results).
     #[arg(default_value = "perft")]
     what: String,
     /// Perft depth.
@@ -35,11 +37,44 @@ pub struct BenchArgs {
     threads: usize,
     #[command(flatten)]
     shell: shell::ShellArgs,
+    /// `othello`: the perft depth to time (0 skips it).
+    #[arg(long, default_value_t = 12)]
+    perft: u32,
+    /// `othello`: the FFO problems to solve, `FIRST-LAST` or `N` (`none` skips them).
+    #[arg(long, default_value = "40-49")]
+    ffo: String,
+    /// `othello`: the FFO suite file.
+    #[arg(long, default_value = "../shared/data/ffo.obf")]
+    ffo_file: String,
+    /// `othello`: the midgame search depth (0 skips it).
+    #[arg(long, default_value_t = 9)]
+    midgame: u32,
+    /// `othello`: how many random endgames to solve (0 skips them).
+    #[arg(long, default_value_t = 20)]
+    endgames: u64,
+    /// `othello`: the empties of the random endgames.
+    #[arg(long, default_value_t = 20)]
+    empties: u32,
+    /// `othello`: transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: u32,
 }
 
 pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
     match args.what.as_str() {
-        "perft" | "othello" => {
+        "othello" => othello::run(&othello::Plan {
+            perft: args.perft,
+            ffo: match args.ffo.as_str() {
+                "none" => None,
+                range => Some(othello::parse_range(range)?),
+            },
+            ffo_file: &args.ffo_file,
+            midgame: args.midgame,
+            endgames: args.endgames,
+            empties: args.empties,
+            hash_mib: args.hash,
+        }),
+        "perft" => {
             let board = Position::start().board();
             for depth in 1..=args.depth {
                 let started = Instant::now();
@@ -58,6 +93,8 @@ pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
             threads: args.threads,
         }),
         "shell" => shell::run(&args.shell),
-        other => bail!("unknown benchmark {other:?} (benchmarks: perft, battleship, shell)"),
+        other => {
+            bail!("unknown benchmark {other:?} (benchmarks: perft, othello, battleship, shell)")
+        }
     }
 }

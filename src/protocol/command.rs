@@ -75,6 +75,10 @@ pub enum Command {
         value: String,
     },
     Perft(u32),
+    /// `solve [COLOR]`: the exact best move and final disc difference (Othello).
+    Solve(Option<Color>),
+    /// `hint N`: the N best moves with their scores (Othello).
+    Hint(u32),
     ResolveTurn {
         black: String,
         white: String,
@@ -124,6 +128,8 @@ impl Command {
             Command::TimeLeft { .. } => "time_left",
             Command::SetOption { .. } => "set_option",
             Command::Perft(_) => "perft",
+            Command::Solve(_) => "solve",
+            Command::Hint(_) => "hint",
             Command::ResolveTurn { .. } => "resolve_turn",
             Command::Fleet { .. } => "fleet",
             Command::GenFleet(_) => "genfleet",
@@ -140,7 +146,10 @@ impl Command {
     /// True for commands that think (and so can be interrupted by an empty line).
     #[must_use]
     pub fn thinks(&self) -> bool {
-        matches!(self, Command::Genmove(_) | Command::RegGenmove(_))
+        matches!(
+            self,
+            Command::Genmove(_) | Command::RegGenmove(_) | Command::Solve(_) | Command::Hint(_)
+        )
     }
 }
 
@@ -182,7 +191,9 @@ impl fmt::Display for Command {
                 stones,
             } => write!(f, " {} {seconds} {stones}", color.name()),
             Command::SetOption { name, value } => write!(f, " {name} {value}"),
-            Command::Perft(depth) => write!(f, " {depth}"),
+            Command::Perft(depth) | Command::Hint(depth) => write!(f, " {depth}"),
+            Command::Solve(Some(color)) => write!(f, " {}", color.name()),
+            Command::Solve(None) => Ok(()),
             Command::ResolveTurn { black, white } => write!(f, " {black} {white}"),
             Command::Fleet { color, ships } => write!(f, " {} {ships}", color.name()),
             Command::ProtocolVersion

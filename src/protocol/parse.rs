@@ -348,6 +348,16 @@ pub const COMMANDS: &[Spec] = &[
         args: |i| map(arg(number), Command::Perft).parse(i),
     },
     Spec {
+        name: "solve",
+        usage: "solve [COLOR]",
+        args: |i| map(opt(arg(color)), Command::Solve).parse(i),
+    },
+    Spec {
+        name: "hint",
+        usage: "hint N",
+        args: |i| map(arg(number), Command::Hint).parse(i),
+    },
+    Spec {
         name: "resolve_turn",
         usage: "resolve_turn BLACK_CELL WHITE_CELL",
         args: |i| {
@@ -640,6 +650,8 @@ mod tests {
             "time_left white 30.5 0",
             "set_option depth 4",
             "perft 3",
+            "solve black",
+            "hint 3",
             "resolve_turn e5 e6",
             "fleet black A1-A4 C1",
             "genfleet white",

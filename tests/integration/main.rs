@@ -8,6 +8,7 @@ mod common;
 mod conformance;
 mod framing;
 mod othello;
+mod othello_ai;
 mod othello_props;
 mod session_fuzz;
 mod shell;

@@ -119,6 +119,11 @@ proptest! {
             if command.name() == "set_option" && text.contains("depth") {
                 continue;
             }
+            // `solve` plays to the end whatever the depth: only an interrupt or the
+            // clock bound it, and this loop has neither.
+            if command.name() == "solve" {
+                continue;
+            }
             let before = session.clone();
             let answer = session.handle(&command, &stop);
             if answer.is_err() {

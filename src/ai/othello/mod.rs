@@ -1,204 +1,206 @@
-//! The Othello player: iterative-deepening alpha-beta over a small evaluation of
-//! mobility, corners and dangerous squares, solving exactly near the end.
+//! The Othello player: iterative-deepening principal-variation search with a
+//! transposition table over a hand-tuned evaluation, and an exact endgame solver that
+//! takes over at a configurable number of empties.
 //!
-//! Scores are side-relative (positive is good for the side to move). Finished games
-//! score the final disc margin times [`WIN_SCALE`], so any real result outweighs every
-//! heuristic value.
+//! - [`search`] (module `search`): the midgame tree search and the root loop;
+//! - [`endgame`]: the exact solver (fastest-first, parity, stability, last empties);
+//! - [`eval`]: the evaluation (hundredths of a disc, side-relative);
+//! - [`tt`]: the transposition table.
+//!
+//! The entry points here take a [`Position`] and [`Limits`] and return moves with a
+//! [`Score`]: [`search`] for `genmove`, [`solve`] for the exact result, [`hint`] for
+//! the N best moves. Each always answers a legal move when one exists, also when the
+//! limits cut it short.
+
+pub mod endgame;
+pub mod eval;
+pub mod search;
+pub mod signature;
+pub mod tt;
+
+pub use search::{Score, Settings};
 
 use crate::ai::Limits;
-use crate::games::othello::{Board, Move, Position, Square, bitboard};
-
-/// Multiplier that puts final results above every heuristic score.
-const WIN_SCALE: i32 = 1000;
-/// Above every reachable score.
-const INFINITY: i32 = 1_000_000;
-const CORNERS: u64 = 0x8100_0000_0000_0081;
-/// The X-squares (diagonal neighbours of the corners), each with its corner.
-const X_SQUARES: [(u64, u64); 4] = [
-    (1 << 9, 1 << 0),
-    (1 << 14, 1 << 7),
-    (1 << 49, 1 << 56),
-    (1 << 54, 1 << 63),
-];
-/// With this many empty squares or fewer the search plays to the end.
-const EXACT_EMPTIES: u32 = 10;
+use crate::games::othello::{Move, Position, Square};
+use eval::DISC;
+use search::{PRELUDE, RootMove, Searcher, root_moves};
 
 /// What a search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchResult {
     /// The best move found (`Pass` when passing is forced).
     pub best: Move,
-    /// Its side-relative score.
-    pub score: i32,
-    /// The deepest iteration that finished.
+    /// Its score for the side to move.
+    pub score: Score,
+    /// The deepest iteration that finished (the number of empties when exact).
     pub depth: u32,
     /// Positions visited.
     pub nodes: u64,
 }
 
-/// The score of a finished game for the side to move, with O4's empties rule.
-fn final_score(board: &Board) -> i32 {
-    let mine = board.player.count_ones() as i32;
-    let theirs = board.opponent.count_ones() as i32;
-    let empty = 64 - mine - theirs;
-    let diff = match mine.cmp(&theirs) {
-        std::cmp::Ordering::Greater => mine - theirs + empty,
-        std::cmp::Ordering::Less => mine - theirs - empty,
-        std::cmp::Ordering::Equal => 0,
+fn place(square: u32) -> Move {
+    Square::new(square).map_or(Move::Pass, Move::Place)
+}
+
+fn score_at(score: i32, depth: u32, empties: u32) -> Score {
+    if depth >= empties {
+        Score::Exact(score / DISC)
+    } else {
+        Score::Estimate(score)
+    }
+}
+
+/// The iterations a search runs: midgame depths up to the limit, and with
+/// `endgame_empties` or fewer empties a short prelude, then the exact solve.
+fn depths(empties: u32, limits: &Limits<'_>, settings: &Settings) -> Vec<u32> {
+    if empties <= settings.endgame_empties {
+        let prelude = limits.depth.min(PRELUDE).min(empties.saturating_sub(1));
+        (1..=prelude).chain(std::iter::once(empties)).collect()
+    } else {
+        (1..=limits.depth.clamp(1, empties)).collect()
+    }
+}
+
+/// A finished search: the searcher (with its tables), the root moves best first and
+/// the result of the last finished iteration.
+struct Run<'a> {
+    searcher: Searcher<'a>,
+    moves: Vec<RootMove>,
+    found: Option<(u32, i32, u32)>,
+}
+
+fn run<'a>(position: &Position, limits: Limits<'a>, settings: &Settings) -> Run<'a> {
+    let board = position.board();
+    let empties = board.empty().count_ones();
+    let mut searcher = Searcher::new(limits, settings);
+    let mut moves = root_moves(&board);
+    let found = searcher.iterate(&mut moves, depths(empties, &limits, settings).into_iter());
+    Run {
+        searcher,
+        moves,
+        found,
+    }
+}
+
+/// The forced answer when the side to move has no move: `Pass`, or `None` when the
+/// game is over.
+fn forced(position: &Position) -> Option<Option<SearchResult>> {
+    let board = position.board();
+    if board.moves() != 0 {
+        return None;
+    }
+    Some((board.passed().moves() != 0).then_some(SearchResult {
+        best: Move::Pass,
+        score: Score::Estimate(0),
+        depth: 0,
+        nodes: 1,
+    }))
+}
+
+/// When the side to move must pass (and the game goes on): the pass, scored by a
+/// search of the position after it.
+fn after_pass(
+    position: &Position,
+    limits: Limits<'_>,
+    settings: &Settings,
+) -> Option<SearchResult> {
+    let board = position.board();
+    if board.moves() != 0 || board.passed().moves() == 0 {
+        return None;
+    }
+    let passed = Position::from_board(board.passed(), position.side_to_move().opponent());
+    let after = search_with(&passed, limits, settings)?;
+    let score = match after.score {
+        Score::Exact(s) => Score::Exact(-s),
+        Score::Estimate(s) => Score::Estimate(-s),
     };
-    diff * WIN_SCALE
+    Some(SearchResult {
+        best: Move::Pass,
+        score,
+        ..after
+    })
 }
 
-/// A heuristic value of `board` for the side to move.
-fn evaluate(board: &Board) -> i32 {
-    let my_moves = board.moves().count_ones() as i32;
-    let their_moves = board.passed().moves().count_ones() as i32;
-    let corners = (board.player & CORNERS).count_ones() as i32
-        - (board.opponent & CORNERS).count_ones() as i32;
-    let empty = board.empty();
-    let mut x_squares = 0;
-    for (x, corner) in X_SQUARES {
-        if empty & corner != 0 {
-            x_squares += i32::from(board.player & x != 0) - i32::from(board.opponent & x != 0);
-        }
-    }
-    30 * corners - 12 * x_squares + 10 * (my_moves - their_moves)
-}
-
-struct Searcher<'a> {
-    limits: Limits<'a>,
-    nodes: u64,
-    aborted: bool,
-}
-
-impl Searcher<'_> {
-    fn out_of_time(&mut self) -> bool {
-        if !self.aborted && self.nodes.is_multiple_of(1024) && self.limits.expired() {
-            self.aborted = true;
-        }
-        self.aborted
-    }
-
-    /// Negamax alpha-beta to `depth` plies (to the end when `depth` reaches the
-    /// number of empties).
-    fn alphabeta(
-        &mut self,
-        board: Board,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-        passed: bool,
-    ) -> i32 {
-        self.nodes += 1;
-        if self.out_of_time() {
-            return 0;
-        }
-        let moves = board.moves();
-        if moves == 0 {
-            if passed {
-                return final_score(&board);
-            }
-            return -self.alphabeta(board.passed(), depth, -beta, -alpha, true);
-        }
-        if depth == 0 {
-            return evaluate(&board);
-        }
-        let mut best = -INFINITY;
-        for square in ordered(moves) {
-            let square = square.index();
-            let flipped = bitboard::flips(board.player, board.opponent, square);
-            let score = -self.alphabeta(
-                board.after(square, flipped),
-                depth - 1,
-                -beta,
-                -alpha,
-                false,
-            );
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
-    }
-}
-
-/// The moves of a set, corners first, X-squares last.
-fn ordered(moves: u64) -> impl Iterator<Item = Square> {
-    let x_squares = X_SQUARES.iter().fold(0, |acc, (x, _)| acc | x);
-    let corners = moves & CORNERS;
-    let bad = moves & x_squares;
-    let rest = moves & !CORNERS & !x_squares;
-    [corners, rest, bad].into_iter().flat_map(Square::all_in)
+/// Searches `position` within `limits` with default settings.
+#[must_use]
+pub fn search(position: &Position, limits: Limits<'_>) -> Option<SearchResult> {
+    search_with(position, limits, &Settings::default())
 }
 
 /// Searches `position` within `limits` and returns the best move found. Always a legal
 /// move; `Pass` only when passing is forced; `None` only when the game is over.
 #[must_use]
-pub fn search(position: &Position, limits: Limits<'_>) -> Option<SearchResult> {
-    let board = position.board();
-    let moves = board.moves();
-    if moves == 0 {
-        return (board.passed().moves() != 0).then_some(SearchResult {
-            best: Move::Pass,
-            score: 0,
-            depth: 0,
-            nodes: 1,
-        });
+pub fn search_with(
+    position: &Position,
+    limits: Limits<'_>,
+    settings: &Settings,
+) -> Option<SearchResult> {
+    if let Some(answer) = forced(position) {
+        return answer;
     }
-    let empties = board.empty().count_ones();
-    let max_depth = if empties <= EXACT_EMPTIES {
-        empties
-    } else {
-        limits.depth.clamp(1, empties)
+    let empties = position.board().empty().count_ones();
+    let Run {
+        searcher,
+        moves,
+        found,
+    } = run(position, limits, settings);
+    let (square, score, depth) = found.unwrap_or((moves[0].square, moves[0].score, 0));
+    Some(SearchResult {
+        best: place(square),
+        score: score_at(score, depth, empties),
+        depth,
+        nodes: searcher.nodes,
+    })
+}
+
+/// The exact best move and final disc difference of `position` (a pass is answered
+/// with the score after it). Cut short by `limits`, it answers the best move so far
+/// with an estimated score. `None` when the game is over.
+#[must_use]
+pub fn solve(position: &Position, limits: Limits<'_>, settings: &Settings) -> Option<SearchResult> {
+    let exact = Settings {
+        endgame_empties: 64,
+        ..*settings
     };
-    let mut searcher = Searcher {
-        limits,
-        nodes: 0,
-        aborted: false,
-    };
-    let mut order: Vec<Square> = ordered(moves).collect();
-    let mut result = SearchResult {
-        best: Move::Place(order[0]),
-        score: 0,
-        depth: 0,
-        nodes: 0,
-    };
-    for depth in 1..=max_depth {
-        let (mut alpha, beta) = (-INFINITY, INFINITY);
-        let mut best_this_depth: Option<(Square, i32)> = None;
-        for &square in &order {
-            let index = square.index();
-            let flipped = bitboard::flips(board.player, board.opponent, index);
-            let child = board.after(index, flipped);
-            let score = -searcher.alphabeta(child, depth - 1, -beta, -alpha, false);
-            if searcher.aborted {
-                break;
-            }
-            if best_this_depth.is_none_or(|(_, best)| score > best) {
-                best_this_depth = Some((square, score));
-                alpha = alpha.max(score);
-            }
-        }
-        if searcher.aborted {
-            break;
-        }
-        if let Some((square, score)) = best_this_depth {
-            result.best = Move::Place(square);
-            result.score = score;
-            result.depth = depth;
-            // Search the best move first in the next iteration.
-            order.retain(|&s| s != square);
-            order.insert(0, square);
-        }
+    if let Some(answer) = after_pass(position, limits, &exact) {
+        return Some(answer);
     }
-    result.nodes = searcher.nodes;
-    Some(result)
+    search_with(position, limits, &exact)
+}
+
+/// The `count` best moves of `position` with their scores, best first: searched to
+/// the depth limit, or exactly with `endgame_empties` or fewer empties. Cut short by
+/// `limits`, it answers what it has (at least the best move so far). Empty when the
+/// game is over; only `pass` (scored after it) when passing is forced.
+#[must_use]
+pub fn hint(
+    position: &Position,
+    limits: Limits<'_>,
+    settings: &Settings,
+    count: usize,
+) -> Vec<(Move, Score)> {
+    if let Some(answer) = after_pass(position, limits, settings) {
+        return vec![(answer.best, answer.score)];
+    }
+    if let Some(answer) = forced(position) {
+        return answer.map(|r| (r.best, r.score)).into_iter().collect();
+    }
+    let empties = position.board().empty().count_ones();
+    let Run {
+        mut searcher,
+        moves,
+        found,
+    } = run(position, limits, settings);
+    let Some((best, score, depth)) = found else {
+        return vec![(place(moves[0].square), Score::Estimate(moves[0].score))];
+    };
+    let top = searcher.best_moves(&moves, depth, count.max(1));
+    if top.is_empty() || top[0].0 != best && searcher.aborted {
+        return vec![(place(best), score_at(score, depth, empties))];
+    }
+    top.into_iter()
+        .map(|(square, score)| (place(square), score_at(score, depth, empties)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -209,7 +211,11 @@ mod tests {
     #[test]
     fn plays_only_legal_moves_through_a_whole_game() {
         let mut position = Position::start();
-        while let Some(result) = search(&position, Limits::depth(3)) {
+        let settings = Settings {
+            hash_mib: 1,
+            endgame_empties: 12,
+        };
+        while let Some(result) = search_with(&position, Limits::depth(3), &settings) {
             let legal = position.legal_moves();
             assert!(
                 legal.contains(&result.best),
@@ -234,26 +240,25 @@ mod tests {
         let position = Position::from_notation(&text).expect("valid");
         let result = search(&position, Limits::depth(3)).expect("a move");
         assert_eq!(result.best.to_string(), "b4");
-        assert_eq!(result.score, 64 * WIN_SCALE);
+        assert_eq!(result.score, Score::Estimate(64 * DISC));
     }
 
     #[test]
     fn exact_near_the_end_finds_the_winning_margin() {
-        // Two empties: the solver must return the exact final margin.
         let position = Position::from_notation(
             "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOOOOOOOOOOOOOOOOOOOOOOOOOOOOOX-- X",
         )
         .expect("valid");
         let result = search(&position, Limits::depth(1)).expect("a move");
-        // Black plays g8 (flipping a line of O's back to X's) or h8; check against a
-        // brute force over both orders.
-        let mut best = -INFINITY;
+        let mut best = -64;
         for mv in position.legal_moves() {
             let mut after = position;
             after.play(Color::Black, mv).expect("legal");
             best = best.max(brute(&after, Color::Black));
         }
-        assert_eq!(result.score, best * WIN_SCALE);
+        assert_eq!(result.score, Score::Exact(best));
+        let hints = hint(&position, Limits::depth(1), &Settings::default(), 5);
+        assert_eq!(hints[0].1, Score::Exact(best));
     }
 
     /// Plain minimax over the rules, from `me`'s point of view, in discs.
@@ -272,6 +277,48 @@ mod tests {
             scores.max().unwrap_or(0)
         } else {
             scores.min().unwrap_or(0)
+        }
+    }
+
+    #[test]
+    fn hint_scores_every_move_exactly_in_a_small_endgame() {
+        let mut rng = crate::rng::Rng::new(9);
+        for _ in 0..10 {
+            let mut position = Position::start();
+            while position.board().empty().count_ones() > 9 && !position.is_over() {
+                let moves = position.legal_moves();
+                let mv = *rng.choose(&moves).expect("a move");
+                let side = position.side_to_move();
+                position.play(side, mv).expect("legal");
+            }
+            if position.is_over() || position.board().moves() == 0 {
+                continue;
+            }
+            let me = position.side_to_move();
+            let mut expected: Vec<i32> = position
+                .legal_moves()
+                .into_iter()
+                .map(|mv| {
+                    let mut after = position;
+                    after.play(me, mv).expect("legal");
+                    brute(&after, me)
+                })
+                .collect();
+            expected.sort_unstable_by(|a, b| b.cmp(a));
+            let hints = hint(&position, Limits::depth(4), &Settings::default(), 64);
+            let got: Vec<i32> = hints
+                .iter()
+                .map(|(_, s)| match s {
+                    Score::Exact(d) => *d,
+                    Score::Estimate(_) => panic!("not exact"),
+                })
+                .collect();
+            assert_eq!(got, expected);
+            for (mv, score) in hints {
+                let mut after = position;
+                after.play(me, mv).expect("legal");
+                assert_eq!(Score::Exact(brute(&after, me)), score);
+            }
         }
     }
 }

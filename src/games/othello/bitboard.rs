@@ -42,18 +42,61 @@ pub fn moves(player: u64, opponent: u64) -> u64 {
     reach & !(player | opponent)
 }
 
-/// The run of `run_mask` discs from `origin` in one direction (shifting with `next`),
-/// kept only when a `player` disc closes it.
+/// For each square, the eight rays leaving it (the squares in one direction up to the
+/// edge, the square itself excluded): first the four that go to higher indices
+/// (east, south-west, south, south-east), then the four that go to lower ones.
+const RAYS: [[u64; 8]; 64] = {
+    let steps: [(i32, i32); 8] = [
+        (0, 1),
+        (1, -1),
+        (1, 0),
+        (1, 1),
+        (0, -1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+    ];
+    let mut table = [[0u64; 8]; 64];
+    let mut square = 0;
+    while square < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dr, dc) = steps[d];
+            let (mut r, mut c) = ((square / 8) as i32 + dr, (square % 8) as i32 + dc);
+            let mut ray = 0u64;
+            while r >= 0 && r < 8 && c >= 0 && c < 8 {
+                ray |= 1u64 << (r * 8 + c);
+                r += dr;
+                c += dc;
+            }
+            table[square][d] = ray;
+            d += 1;
+        }
+        square += 1;
+    }
+    table
+};
+
+/// The discs flipped along a ray that goes to higher indices: the opponent discs
+/// before the first square that is not an opponent disc, if that square is a player
+/// disc.
 #[inline(always)]
-fn bracketed(origin: u64, player: u64, run_mask: u64, next: impl Fn(u64) -> u64) -> u64 {
-    let mut run = next(origin) & run_mask;
-    run |= next(run) & run_mask;
-    run |= next(run) & run_mask;
-    run |= next(run) & run_mask;
-    run |= next(run) & run_mask;
-    run |= next(run) & run_mask;
-    let closed = next(run) & player != 0;
-    run & 0u64.wrapping_sub(u64::from(closed))
+fn flips_up(ray: u64, player: u64, opponent: u64) -> u64 {
+    let stop = ray & !opponent;
+    let first = stop & stop.wrapping_neg();
+    let closed = 0u64.wrapping_sub(u64::from(first & player != 0));
+    first.wrapping_sub(1) & ray & closed
+}
+
+/// The same along a ray that goes to lower indices: the first stop is the highest bit.
+#[inline(always)]
+fn flips_down(ray: u64, player: u64, opponent: u64) -> u64 {
+    let stop = ray & !opponent;
+    // The highest bit of `stop` (zero when `stop` is empty: `| 1` keeps the shift
+    // in range and `& stop` clears the stand-in).
+    let first = (1u64 << (63 - (stop | 1).leading_zeros())) & stop;
+    let closed = 0u64.wrapping_sub(u64::from(first & player != 0));
+    ray & !(first << 1).wrapping_sub(1) & closed
 }
 
 /// The opponent discs that flip when the side holding `player` plays on `square`
@@ -63,16 +106,15 @@ fn bracketed(origin: u64, player: u64, run_mask: u64, next: impl Fn(u64) -> u64)
 #[inline]
 #[must_use]
 pub fn flips(player: u64, opponent: u64, square: u32) -> u64 {
-    let origin = 1u64 << square;
-    let inner = opponent & INNER;
-    bracketed(origin, player, inner, |x| x << 1)
-        | bracketed(origin, player, inner, |x| x >> 1)
-        | bracketed(origin, player, opponent, |x| x << 8)
-        | bracketed(origin, player, opponent, |x| x >> 8)
-        | bracketed(origin, player, inner, |x| x << 9)
-        | bracketed(origin, player, inner, |x| x >> 9)
-        | bracketed(origin, player, inner, |x| x << 7)
-        | bracketed(origin, player, inner, |x| x >> 7)
+    let rays = &RAYS[square as usize & 63];
+    flips_up(rays[0], player, opponent)
+        | flips_up(rays[1], player, opponent)
+        | flips_up(rays[2], player, opponent)
+        | flips_up(rays[3], player, opponent)
+        | flips_down(rays[4], player, opponent)
+        | flips_down(rays[5], player, opponent)
+        | flips_down(rays[6], player, opponent)
+        | flips_down(rays[7], player, opponent)
 }
 
 /// A side-relative board: the discs of the side to move and of its opponent.

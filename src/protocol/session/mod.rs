@@ -242,6 +242,23 @@ impl Session {
                 Game::Othello(p) => othello::perft(p, *depth),
                 _ => Err(self.not_in_this_game(command)),
             },
+            Command::Solve(_) | Command::Hint(_) => {
+                let Game::Othello(position) = &self.game else {
+                    return Err(self.not_in_this_game(command));
+                };
+                let color = position.side_to_move();
+                let limits = self.limits(color, stop, 30, Instant::now());
+                let think = Think {
+                    limits,
+                    rng: &mut self.rng.clone(),
+                    options: &self.options,
+                };
+                match command {
+                    Command::Solve(asked) => othello::solve(position, *asked, &think),
+                    Command::Hint(count) => othello::hint(position, *count, &think),
+                    _ => Err(self.not_in_this_game(command)),
+                }
+            }
             Command::ResolveTurn { black, white } => {
                 let before = self.game.clone();
                 let answer = match &mut self.game {
@@ -340,14 +357,7 @@ impl Session {
             Game::Shell(p) => shell::moves_left(p),
             Game::Battleship(t) => battleship::moves_left(t, color),
         };
-        let deadline = self
-            .think_time(color, moves_left)
-            .map(|budget| started + budget);
-        let limits = Limits {
-            depth: self.options.depth,
-            deadline,
-            stop: Some(stop),
-        };
+        let limits = self.limits(color, stop, moves_left, started);
         let mut think = Think {
             limits,
             rng: &mut self.rng,
@@ -364,6 +374,24 @@ impl Session {
         }
         self.clock.spent(color, started.elapsed());
         Ok(answer)
+    }
+
+    /// The limits of a thinking command started at `started`: the `depth` option, the
+    /// time budget for `color`, and the interrupt flag.
+    fn limits<'a>(
+        &self,
+        color: Color,
+        stop: &'a AtomicBool,
+        moves_left: u32,
+        started: Instant,
+    ) -> Limits<'a> {
+        Limits {
+            depth: self.options.depth,
+            deadline: self
+                .think_time(color, moves_left)
+                .map(|budget| started + budget),
+            stop: Some(stop),
+        }
     }
 
     /// How long one move may take: the `movetime` option, the clock's share, or the

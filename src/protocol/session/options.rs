@@ -24,6 +24,8 @@ pub struct Options {
     pub iterations: u64,
     /// How What the Shell's search chooses in a node.
     pub shell_selection: Selection,
+    /// Othello: at this many empties or fewer the player solves exactly.
+    pub endgame: u32,
 }
 
 impl Default for Options {
@@ -37,12 +39,13 @@ impl Default for Options {
             player: Player::Default,
             iterations: 0,
             shell_selection: Selection::RegretMatching,
+            endgame: 20,
         }
     }
 }
 
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 8] = [
+pub const OPTION_NAMES: [&str; 9] = [
     "movetime",
     "depth",
     "threads",
@@ -51,6 +54,7 @@ pub const OPTION_NAMES: [&str; 8] = [
     "iterations",
     "shell_selection",
     "player",
+    "endgame",
 ];
 
 fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
@@ -86,6 +90,7 @@ impl Options {
                 self.shell_selection = Selection::from_name(value)
                     .ok_or_else(|| format!("invalid value for {name}: expected rm or uct"))?;
             }
+            "endgame" => self.endgame = number(name, value, 0, 60)?,
             _ => {
                 return Err(format!(
                     "unknown option (options: {})",

@@ -59,6 +59,50 @@ pub fn perft(position: &Position, depth: u32) -> Answer {
     Ok(count(position.board(), depth).to_string())
 }
 
+/// The player's settings from the session options.
+fn settings(think: &Think<'_>) -> ai::othello::Settings {
+    ai::othello::Settings {
+        hash_mib: think.options.hash_mib,
+        endgame_empties: think.options.endgame,
+    }
+}
+
+fn move_text(mv: Move) -> String {
+    mv.to_string()
+}
+
+/// `solve [COLOR]`: the exact best move and disc difference, `MOVE +N`; cut short by
+/// an interrupt or the clock, the best move so far with an estimate `MOVE ~+N.NN`.
+pub fn solve(position: &Position, asked: Option<Color>, think: &Think<'_>) -> Answer {
+    if position.is_over() {
+        return Err("the game is over".into());
+    }
+    if let Some(color) = asked
+        && color != position.side_to_move()
+    {
+        return Err(format!("{} is not to move", color.name()));
+    }
+    let result =
+        ai::othello::solve(position, think.limits, &settings(think)).ok_or("the game is over")?;
+    Ok(format!("{} {}", move_text(result.best), result.score))
+}
+
+/// `hint N`: the N best moves of the side to move, one `MOVE SCORE` a line.
+pub fn hint(position: &Position, count: u32, think: &Think<'_>) -> Answer {
+    if position.is_over() {
+        return Err("the game is over".into());
+    }
+    if count == 0 {
+        return Err("hint needs at least one move (N >= 1)".into());
+    }
+    let hints = ai::othello::hint(position, think.limits, &settings(think), count as usize);
+    Ok(hints
+        .iter()
+        .map(|(mv, score)| format!("{} {score}", move_text(*mv)))
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
 pub fn genmove(
     position: &mut Position,
     color: Color,
@@ -79,7 +123,8 @@ pub fn genmove(
         }
         return Ok(mv.to_string());
     }
-    let result = ai::othello::search(position, think.limits).ok_or("the game is over")?;
+    let result = ai::othello::search_with(position, think.limits, &settings(think))
+        .ok_or("the game is over")?;
     log::info!(
         "othello search: {} score {} depth {} nodes {}",
         result.best,

@@ -1,0 +1,778 @@
+//! The exact endgame solver: the final disc difference (O4, empties to the winner)
+//! under perfect play, for the side to move.
+//!
+//! Scores here are in discs, from −64 to 64, side-relative. The search is fail-soft
+//! alpha-beta in three layers, chosen by the number of empty squares `n`:
+//!
+//! - `n > SHALLOW`: principal-variation search at the root and along the principal
+//!   line ([`Solver::pvs`]), null-window search elsewhere ([`Solver::nws`]); moves
+//!   sorted by the table move, then fastest-first (fewest replies for the opponent,
+//!   corners counted twice), potential mobility and parity, plus the evaluation
+//!   (`ORDER_EVAL_EMPTIES`) or a 2–4 ply search of it (`ORDER_SEARCH_EMPTIES`) far
+//!   from the end; a stability cut-off that bounds the score by the opponent's stable
+//!   discs; a transposition table from `TT_EMPTIES` empties on, with enhanced
+//!   transposition cut-offs (children looked up first) from `ETC_EMPTIES`.
+//! - `3 ≤ n ≤ SHALLOW`: no sorting, empties in odd quadrants first (parity).
+//! - the last two empties unrolled, and the very last one counted without making the
+//!   move ([`last1`]).
+//!
+//! Every function counts one node per call. A raised stop flag or a passed deadline
+//! (checked every few thousand interior nodes) sets `aborted`; the scores returned
+//! after that are meaningless and callers must check it.
+
+use super::eval::{DISC, evaluate};
+use super::tt::{NO_MOVE, Table};
+use crate::ai::Limits;
+use crate::games::othello::Board;
+use crate::games::othello::bitboard::flips;
+
+/// Below every score.
+pub const LOSS: i32 = -65;
+/// Above every evaluation.
+const INFINITY: i32 = 100 * DISC;
+/// At most this many empties: parity-ordered search without sorting.
+const SHALLOW: u32 = 5;
+/// From this many empties the transposition table is read and written.
+const TT_EMPTIES: u32 = 8;
+/// From this many empties the children are looked up before any is searched.
+const ETC_EMPTIES: u32 = 9;
+/// From this many empties the evaluation joins the ordering key.
+const ORDER_EVAL_EMPTIES: u32 = 14;
+/// From this many empties a shallow search of the evaluation orders the moves.
+const ORDER_SEARCH_EMPTIES: u32 = 18;
+/// Interior nodes between two looks at the clock and the stop flag.
+const CHECK_EVERY: u32 = 4096;
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+const COLUMN_A: u64 = 0x0101_0101_0101_0101;
+const COLUMN_H: u64 = 0x8080_8080_8080_8080;
+const ROW_1: u64 = 0xff;
+const ROW_8: u64 = 0xff00_0000_0000_0000;
+const BORDER: u64 = COLUMN_A | COLUMN_H | ROW_1 | ROW_8;
+
+/// The four quadrants of the board, for parity.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0f0f_0f0f,
+    0x0000_0000_f0f0_f0f0,
+    0x0f0f_0f0f_0000_0000,
+    0xf0f0_f0f0_0000_0000,
+];
+
+/// For each square, its up to eight neighbours.
+const NEIGHBOURS: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut square = 0;
+    while square < 64 {
+        let bit = 1u64 << square;
+        let not_a = bit & !COLUMN_A;
+        let not_h = bit & !COLUMN_H;
+        table[square] = (bit << 8)
+            | (bit >> 8)
+            | (not_h << 1)
+            | (not_a >> 1)
+            | (not_h << 9)
+            | (not_a << 7)
+            | (not_h >> 7)
+            | (not_a >> 9);
+        square += 1;
+    }
+    table
+};
+
+/// The 15 diagonals of each direction (a1–h8 direction first, then a8–h1).
+const DIAGONALS: [u64; 30] = {
+    let mut table = [0u64; 30];
+    let mut square = 0;
+    while square < 64 {
+        let (row, column) = (square / 8, square % 8);
+        table[7 + column - row] |= 1u64 << square;
+        table[15 + row + column] |= 1u64 << square;
+        square += 1;
+    }
+    table
+};
+
+/// The empty squares that lie in a quadrant with an odd number of empties.
+#[inline]
+fn odd_quadrants(empty: u64) -> u64 {
+    let mut odd = 0;
+    for quadrant in QUADRANTS {
+        if (empty & quadrant).count_ones() & 1 == 1 {
+            odd |= quadrant;
+        }
+    }
+    odd & empty
+}
+
+/// The score of a finished game for the side to move (O4: empties to the winner).
+#[inline]
+#[must_use]
+pub fn final_score(board: &Board) -> i32 {
+    let mine = board.player.count_ones() as i32;
+    let theirs = board.opponent.count_ones() as i32;
+    let empty = 64 - mine - theirs;
+    match mine.cmp(&theirs) {
+        std::cmp::Ordering::Greater => mine - theirs + empty,
+        std::cmp::Ordering::Less => mine - theirs - empty,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+/// The squares of every full line along each axis.
+fn full_lines(filled: u64) -> [u64; 4] {
+    let mut row = filled & (filled >> 1);
+    row &= row >> 2;
+    row &= row >> 4;
+    let rows = (row & COLUMN_A) * 0xff;
+    let mut column = filled & (filled >> 32);
+    column &= column >> 16;
+    column &= column >> 8;
+    let columns = (column & ROW_1) * COLUMN_A;
+    let mut down = 0;
+    let mut up = 0;
+    for line in &DIAGONALS[..15] {
+        if filled & line == *line {
+            down |= line;
+        }
+    }
+    for line in &DIAGONALS[15..] {
+        if filled & line == *line {
+            up |= line;
+        }
+    }
+    [rows, columns, down, up]
+}
+
+/// A subset of the discs of `player` that can never flip: along each of the four
+/// axes the line is full, or the disc touches the border, or a neighbour on that
+/// axis is itself stable.
+#[must_use]
+pub fn stable_discs(player: u64, opponent: u64) -> u64 {
+    let [rows, columns, down, up] = full_lines(player | opponent);
+    let mut stable = 0u64;
+    loop {
+        let horizontal =
+            rows | COLUMN_A | COLUMN_H | ((stable << 1) & !COLUMN_A) | ((stable >> 1) & !COLUMN_H);
+        let vertical = columns | ROW_1 | ROW_8 | (stable << 8) | (stable >> 8);
+        let diagonal = down | BORDER | ((stable << 9) & !COLUMN_A) | ((stable >> 9) & !COLUMN_H);
+        let anti = up | BORDER | ((stable << 7) & !COLUMN_H) | ((stable >> 7) & !COLUMN_A);
+        let next = player & horizontal & vertical & diagonal & anti;
+        if next == stable {
+            return stable;
+        }
+        stable = next;
+    }
+}
+
+/// The score when the side to move of `board` (one empty square, `square`) plays it,
+/// or passes and the opponent plays it, or neither can.
+#[inline]
+fn last1(board: &Board, square: u32) -> i32 {
+    let mine = board.player.count_ones() as i32;
+    let flipped = flips(board.player, board.opponent, square).count_ones() as i32;
+    if flipped > 0 {
+        return 2 * (mine + flipped + 1) - 64;
+    }
+    let flipped = flips(board.opponent, board.player, square).count_ones() as i32;
+    if flipped > 0 {
+        return 2 * (mine - flipped) - 64;
+    }
+    if 2 * mine > 63 {
+        2 * mine - 62
+    } else {
+        2 * mine - 64
+    }
+}
+
+/// The fastest-first key of the move to `square` leading to `next` (the opponent to
+/// move): lower is searched first.
+#[inline]
+fn order_key(next: &Board, square: u32, odd: u64) -> i32 {
+    let replies = next.moves();
+    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+    let empty = next.empty();
+    // Empties next to the discs of the side that just moved: room for the opponent.
+    let around = next.opponent;
+    let near = ((around << 8)
+        | (around >> 8)
+        | ((around & !COLUMN_H) << 1)
+        | ((around & !COLUMN_A) >> 1)
+        | ((around & !COLUMN_H) << 9)
+        | ((around & !COLUMN_A) << 7)
+        | ((around & !COLUMN_H) >> 7)
+        | ((around & !COLUMN_A) >> 9))
+        & empty;
+    let potential = near.count_ones() as i32;
+    let parity = i32::from(odd & (1u64 << square) != 0);
+    let corner = i32::from(CORNERS & (1u64 << square) != 0);
+    mobility * 64 + potential * 16 - parity * 8 - corner * 16
+}
+
+/// One move of a sorted list.
+#[derive(Clone, Copy)]
+struct Candidate {
+    square: u32,
+    next: Board,
+    key: i32,
+}
+
+/// A small negamax over the evaluation, `depth` plies, for ordering only.
+fn eval_search(board: &Board, depth: u32, mut alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
+    *nodes += 1;
+    if depth == 0 {
+        return evaluate(board);
+    }
+    let moves = board.moves();
+    if moves == 0 {
+        let passed = board.passed();
+        if passed.moves() == 0 {
+            return final_score(board) * DISC;
+        }
+        return -eval_search(&passed, depth - 1, -beta, -alpha, nodes);
+    }
+    let mut best = -INFINITY;
+    let mut rest = moves;
+    while rest != 0 {
+        let square = rest.trailing_zeros();
+        rest &= rest - 1;
+        let next = board.after(square, flips(board.player, board.opponent, square));
+        let score = -eval_search(&next, depth - 1, -beta, -alpha, nodes);
+        if score > best {
+            best = score;
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The depth of the ordering search with `n` empties (from [`ORDER_SEARCH_EMPTIES`]).
+fn order_depth(n: u32) -> u32 {
+    match n {
+        20.. => 4,
+        _ => 2,
+    }
+}
+
+/// The legal moves of `board` (given as `moves`), sorted: `first` (the table move)
+/// at the head, then by [`order_key`], with the evaluation (or a shallow search of
+/// it) added far from the end.
+/// They are written to the head of `list`; the count is returned. The nodes of the
+/// shallow searches are added to `nodes`.
+fn sort_into(
+    list: &mut [Candidate; 32],
+    board: &Board,
+    moves: u64,
+    first: Option<u32>,
+    nodes: &mut u64,
+) -> usize {
+    let n = board.empty().count_ones();
+    let odd = odd_quadrants(board.empty());
+    let mut count = 0;
+    let mut rest = moves;
+    while rest != 0 && count < 32 {
+        let square = rest.trailing_zeros();
+        rest &= rest - 1;
+        let next = board.after(square, flips(board.player, board.opponent, square));
+        let key = if Some(square) == first {
+            i32::MIN
+        } else if n >= ORDER_SEARCH_EMPTIES {
+            order_key(&next, square, odd)
+                + eval_search(&next, order_depth(n), -INFINITY, INFINITY, nodes) / 2
+        } else if n >= ORDER_EVAL_EMPTIES {
+            order_key(&next, square, odd) + evaluate(&next) / 2
+        } else {
+            order_key(&next, square, odd)
+        };
+        // Insertion sort: lists are short.
+        let mut i = count;
+        while i > 0 && list[i - 1].key > key {
+            list[i] = list[i - 1];
+            i -= 1;
+        }
+        list[i] = Candidate { square, next, key };
+        count += 1;
+    }
+    count
+}
+
+/// An unused slot of a move list.
+const NO_CANDIDATE: Candidate = Candidate {
+    square: 0,
+    next: Board {
+        player: 0,
+        opponent: 0,
+    },
+    key: 0,
+};
+
+/// The exact solver, with its node count, table and limits.
+pub struct Solver<'a> {
+    /// Nodes visited so far.
+    pub nodes: u64,
+    /// Set once the limits stopped the search.
+    pub aborted: bool,
+    tt: &'a mut Table,
+    limits: Limits<'a>,
+    countdown: u32,
+    /// One move list per number of empties, reused by every node at that depth
+    /// (a node's children have fewer empties, a pass keeps the count but comes
+    /// before its list).
+    lists: Vec<[Candidate; 32]>,
+}
+
+impl<'a> Solver<'a> {
+    /// A solver using (and filling) `tt`, stopping when `limits` expire (the depth is
+    /// ignored: the solver always plays to the end).
+    pub fn new(tt: &'a mut Table, limits: Limits<'a>) -> Solver<'a> {
+        Solver {
+            nodes: 0,
+            aborted: false,
+            tt,
+            limits,
+            countdown: CHECK_EVERY,
+            lists: Vec::new(),
+        }
+    }
+
+    /// The exact score of `board` if it lies inside (`alpha`, `beta`); otherwise a
+    /// bound on the failing side (fail-soft).
+    pub fn solve(&mut self, board: &Board, alpha: i32, beta: i32) -> i32 {
+        let n = board.empty().count_ones();
+        if n <= SHALLOW {
+            self.shallow(board, alpha, beta, n)
+        } else if beta == alpha + 1 {
+            self.nws(board, alpha, n)
+        } else {
+            self.pvs(board, alpha, beta, n)
+        }
+    }
+
+    /// The best move of `board` (None when the side to move must pass) and its exact
+    /// score, or the score when passing is forced. The game must not be over.
+    pub fn best_move(&mut self, board: &Board) -> (Option<u32>, i32) {
+        let moves = board.moves();
+        if moves == 0 {
+            return (None, -self.solve(&board.passed(), -64, 64));
+        }
+        let n = board.empty().count_ones();
+        let first = self.tt.probe(board).and_then(|hit| hit.best);
+        let mut list = [NO_CANDIDATE; 32];
+        let count = sort_into(&mut list, board, moves, first, &mut self.nodes);
+        let (mut alpha, beta) = (-64, 64);
+        let mut best = (list[0].square, LOSS);
+        for (i, candidate) in list[..count].iter().enumerate() {
+            let mut score = if i == 0 {
+                -self.solve(&candidate.next, -beta, -alpha)
+            } else {
+                -self.solve(&candidate.next, -alpha - 1, -alpha)
+            };
+            if i > 0 && score > alpha && score < beta {
+                score = -self.solve(&candidate.next, -beta, -score);
+            }
+            if self.aborted {
+                break;
+            }
+            if score > best.1 {
+                best = (candidate.square, score);
+                alpha = alpha.max(score);
+            }
+        }
+        if !self.aborted {
+            self.tt.store(board, n, -64, 64, best.1, best.0 as u8);
+        }
+        (Some(best.0), best.1)
+    }
+
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.countdown -= 1;
+        if self.countdown == 0 {
+            self.countdown = CHECK_EVERY;
+            if self.limits.expired() {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    /// Stability cut-off: an upper bound from the opponent's stable discs, when it
+    /// already fails low against `alpha`. Only tried when `alpha` is at least half the
+    /// empties (below that a cut-off needs more stable discs than a position has;
+    /// the threshold was set by node counts on FFO #40–#45).
+    #[inline]
+    fn stability_cut(board: &Board, alpha: i32, n: u32) -> Option<i32> {
+        if alpha < n as i32 / 2 {
+            return None;
+        }
+        let bound = 64 - 2 * stable_discs(board.opponent, board.player).count_ones() as i32;
+        (bound <= alpha).then_some(bound)
+    }
+
+    /// Null-window search: is the score above `alpha`? (`n` > [`SHALLOW`] empties.)
+    fn nws(&mut self, board: &Board, alpha: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        if self.tick() {
+            return 0;
+        }
+        let beta = alpha + 1;
+        if let Some(bound) = Self::stability_cut(board, alpha, n) {
+            return bound;
+        }
+        let mut first = None;
+        if n >= TT_EMPTIES
+            && let Some(hit) = self.tt.probe(board)
+        {
+            if hit.lower >= beta {
+                return hit.lower;
+            }
+            if hit.upper <= alpha {
+                return hit.upper;
+            }
+            first = hit.best;
+        }
+        let moves = board.moves();
+        if moves == 0 {
+            let passed = board.passed();
+            if passed.moves() == 0 {
+                return final_score(board);
+            }
+            return -self.nws(&passed, -beta, n);
+        }
+        let slot = n as usize;
+        if self.lists.len() <= slot {
+            self.lists.resize(slot + 1, [NO_CANDIDATE; 32]);
+        }
+        let count = sort_into(&mut self.lists[slot], board, moves, first, &mut self.nodes);
+        if n >= ETC_EMPTIES {
+            // Enhanced transposition cut-off: a child already known to fail low for
+            // the opponent cuts here without a search.
+            for candidate in &self.lists[slot][..count] {
+                if let Some(hit) = self.tt.probe(&candidate.next)
+                    && -hit.upper >= beta
+                {
+                    self.tt
+                        .store(board, n, alpha, beta, -hit.upper, candidate.square as u8);
+                    return -hit.upper;
+                }
+            }
+        }
+        let mut best = LOSS;
+        let mut best_square = NO_MOVE;
+        for i in 0..count {
+            let candidate = self.lists[slot][i];
+            let score = if n - 1 <= SHALLOW {
+                -self.shallow(&candidate.next, -beta, -alpha, n - 1)
+            } else {
+                -self.nws(&candidate.next, -beta, n - 1)
+            };
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_square = candidate.square as u8;
+                if score > alpha {
+                    break;
+                }
+            }
+        }
+        if n >= TT_EMPTIES {
+            self.tt.store(board, n, alpha, beta, best, best_square);
+        }
+        best
+    }
+
+    /// Principal-variation search with window (`alpha`, `beta`) (`n` > [`SHALLOW`]).
+    fn pvs(&mut self, board: &Board, mut alpha: i32, beta: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        if self.tick() {
+            return 0;
+        }
+        let mut first = None;
+        if let Some(hit) = self.tt.probe(board) {
+            if hit.lower >= beta || hit.lower == hit.upper {
+                return hit.lower;
+            }
+            if hit.upper <= alpha {
+                return hit.upper;
+            }
+            first = hit.best;
+        }
+        let moves = board.moves();
+        if moves == 0 {
+            let passed = board.passed();
+            if passed.moves() == 0 {
+                return final_score(board);
+            }
+            return -self.pvs(&passed, -beta, -alpha, n);
+        }
+        let original_alpha = alpha;
+        let slot = n as usize;
+        if self.lists.len() <= slot {
+            self.lists.resize(slot + 1, [NO_CANDIDATE; 32]);
+        }
+        let count = sort_into(&mut self.lists[slot], board, moves, first, &mut self.nodes);
+        let mut best = LOSS;
+        let mut best_square = NO_MOVE;
+        for i in 0..count {
+            let candidate = self.lists[slot][i];
+            let child = n - 1;
+            let mut score = if i == 0 {
+                -self.solve_child(&candidate.next, -beta, -alpha, child)
+            } else {
+                -self.solve_child(&candidate.next, -alpha - 1, -alpha, child)
+            };
+            if i > 0 && score > alpha && score < beta {
+                score = -self.solve_child(&candidate.next, -beta, -score, child);
+            }
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_square = candidate.square as u8;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.tt
+            .store(board, n, original_alpha, beta, best, best_square);
+        best
+    }
+
+    #[inline]
+    fn solve_child(&mut self, board: &Board, alpha: i32, beta: i32, n: u32) -> i32 {
+        if n <= SHALLOW {
+            self.shallow(board, alpha, beta, n)
+        } else if beta == alpha + 1 {
+            self.nws(board, alpha, n)
+        } else {
+            self.pvs(board, alpha, beta, n)
+        }
+    }
+
+    /// Alpha-beta without sorting for 3 to [`SHALLOW`] empties (fewer are passed on
+    /// to the unrolled paths): empties of odd quadrants first.
+    fn shallow(&mut self, board: &Board, mut alpha: i32, beta: i32, n: u32) -> i32 {
+        let empty = board.empty();
+        match n {
+            0 => {
+                self.nodes += 1;
+                return final_score(board);
+            }
+            1 => {
+                self.nodes += 1;
+                return last1(board, empty.trailing_zeros());
+            }
+            2 => {
+                let first = empty.trailing_zeros();
+                let second = (empty & (empty - 1)).trailing_zeros();
+                return self.last2(board, alpha, beta, first, second);
+            }
+            _ => {}
+        }
+        self.nodes += 1;
+        let odd = odd_quadrants(empty);
+        let mut best = LOSS;
+        for group in [odd, empty & !odd] {
+            let mut rest = group;
+            while rest != 0 {
+                let square = rest.trailing_zeros();
+                rest &= rest - 1;
+                if NEIGHBOURS[square as usize] & board.opponent == 0 {
+                    continue;
+                }
+                let flipped = flips(board.player, board.opponent, square);
+                if flipped == 0 {
+                    continue;
+                }
+                let next = board.after(square, flipped);
+                let score = -self.shallow(&next, -beta, -alpha, n - 1);
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if best == LOSS {
+            let passed = board.passed();
+            if passed.moves() == 0 {
+                return final_score(board);
+            }
+            return -self.shallow(&passed, -beta, -alpha, n);
+        }
+        best
+    }
+
+    /// The last two empties, `first` and `second`.
+    fn last2(&mut self, board: &Board, alpha: i32, beta: i32, first: u32, second: u32) -> i32 {
+        self.nodes += 1;
+        let (player, opponent) = (board.player, board.opponent);
+        let mut best = LOSS;
+        let flipped = flips(player, opponent, first);
+        if flipped != 0 {
+            self.nodes += 1;
+            best = -last1(&board.after(first, flipped), second);
+            if best >= beta {
+                return best;
+            }
+        }
+        let flipped = flips(player, opponent, second);
+        if flipped != 0 {
+            self.nodes += 1;
+            best = best.max(-last1(&board.after(second, flipped), first));
+        }
+        if best > LOSS {
+            return best;
+        }
+        // The side to move passes; the opponent may still play.
+        let passed = board.passed();
+        let mut theirs = LOSS;
+        let flipped = flips(opponent, player, first);
+        if flipped != 0 {
+            self.nodes += 1;
+            theirs = -last1(&passed.after(first, flipped), second);
+            if theirs >= -alpha {
+                return -theirs;
+            }
+        }
+        let flipped = flips(opponent, player, second);
+        if flipped != 0 {
+            self.nodes += 1;
+            theirs = theirs.max(-last1(&passed.after(second, flipped), first));
+        }
+        if theirs > LOSS {
+            -theirs
+        } else {
+            final_score(board)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::othello::Position;
+
+    /// Plain negamax over every move, in discs.
+    fn minimax(board: &Board) -> i32 {
+        let moves = board.moves();
+        if moves == 0 {
+            let passed = board.passed();
+            if passed.moves() == 0 {
+                return final_score(board);
+            }
+            return -minimax(&passed);
+        }
+        let mut best = LOSS;
+        let mut rest = moves;
+        while rest != 0 {
+            let square = rest.trailing_zeros();
+            rest &= rest - 1;
+            let next = board.after(square, flips(board.player, board.opponent, square));
+            best = best.max(-minimax(&next));
+        }
+        best
+    }
+
+    /// A position reached by random play, with `empties` empty squares left (or the
+    /// end of the game, whichever comes first).
+    fn random_endgame(rng: &mut crate::rng::Rng, empties: u32) -> Board {
+        let mut board = Position::start().board();
+        while board.empty().count_ones() > empties {
+            let moves = board.moves();
+            if moves == 0 {
+                if board.passed().moves() == 0 {
+                    break;
+                }
+                board = board.passed();
+                continue;
+            }
+            let squares: Vec<u32> = (0..64).filter(|s| moves & (1u64 << s) != 0).collect();
+            let square = squares[rng.below(squares.len() as u64) as usize];
+            board = board.after(square, flips(board.player, board.opponent, square));
+        }
+        board
+    }
+
+    #[test]
+    fn random_small_endgames_agree_with_minimax() {
+        let mut rng = crate::rng::Rng::new(2024);
+        let mut table = Table::with_buckets(1 << 10);
+        for round in 0..300 {
+            let empties = 1 + round % 10;
+            let board = random_endgame(&mut rng, empties);
+            let exact = minimax(&board);
+            let mut solver = Solver::new(&mut table, Limits::depth(0));
+            assert_eq!(solver.solve(&board, -64, 64), exact, "{board:?}");
+            // Null windows around the exact score fail on the right side.
+            assert!(solver.solve(&board, exact - 1, exact) >= exact);
+            assert!(solver.solve(&board, exact, exact + 1) <= exact);
+            if board.moves() != 0 {
+                let (best, score) = solver.best_move(&board);
+                assert_eq!(score, exact);
+                let square = best.expect("a move");
+                let next = board.after(square, flips(board.player, board.opponent, square));
+                assert_eq!(
+                    -minimax(&next),
+                    exact,
+                    "the best move scores the best score"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_one_bucket_table_still_solves_exactly() {
+        let mut rng = crate::rng::Rng::new(77);
+        let mut table = Table::with_buckets(1);
+        for _ in 0..40 {
+            let board = random_endgame(&mut rng, 12);
+            let mut reference_table = Table::with_buckets(1 << 12);
+            let expected =
+                Solver::new(&mut reference_table, Limits::depth(0)).solve(&board, -64, 64);
+            let mut solver = Solver::new(&mut table, Limits::depth(0));
+            assert_eq!(solver.solve(&board, -64, 64), expected);
+        }
+    }
+
+    #[test]
+    fn stable_discs_are_never_flipped_in_random_play() {
+        let mut rng = crate::rng::Rng::new(5);
+        for _ in 0..200 {
+            let board = random_endgame(&mut rng, 20);
+            let stable = stable_discs(board.player, board.opponent);
+            assert_eq!(stable & !board.player, 0);
+            let mut rest = board.moves();
+            while rest != 0 {
+                let square = rest.trailing_zeros();
+                rest &= rest - 1;
+                let next = board.after(square, flips(board.player, board.opponent, square));
+                // The player's stable discs are still the opponent-of-next's discs.
+                assert_eq!(stable & !next.opponent, 0);
+                let reply = next.moves();
+                let mut replies = reply;
+                while replies != 0 {
+                    let answer = replies.trailing_zeros();
+                    replies &= replies - 1;
+                    let flipped = flips(next.player, next.opponent, answer);
+                    assert_eq!(flipped & stable, 0, "a stable disc flipped");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! The midgame evaluation: a hand-tuned sum of strategic features, an estimate of the
+//! final disc difference for the side to move in hundredths of a disc ([`DISC`]).
+//!
+//! Features (side-relative, mine minus theirs): mobility with corners counted twice,
+//! potential mobility (empties next to the other side's discs), corners, X- and
+//! C-squares next to an empty corner, stable discs, and the parity of the empties.
+//! These are the seed's strategy ideas; trained pattern tables are to replace them.
+
+use super::endgame::stable_discs;
+use crate::games::othello::Board;
+
+/// One disc of final margin, in evaluation units.
+pub const DISC: i32 = 100;
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+const COLUMN_A: u64 = 0x0101_0101_0101_0101;
+const COLUMN_H: u64 = 0x8080_8080_8080_8080;
+
+/// Each corner with its X-square and its two C-squares.
+const CORNER_ZONES: [(u64, u64, u64); 4] = [
+    (1 << 0, 1 << 9, (1 << 1) | (1 << 8)),
+    (1 << 7, 1 << 14, (1 << 6) | (1 << 15)),
+    (1 << 56, 1 << 49, (1 << 57) | (1 << 48)),
+    (1 << 63, 1 << 54, (1 << 62) | (1 << 55)),
+];
+
+/// The empty squares next to a disc of `discs`.
+#[inline]
+fn frontier(discs: u64, empty: u64) -> u64 {
+    ((discs << 8)
+        | (discs >> 8)
+        | ((discs & !COLUMN_H) << 1)
+        | ((discs & !COLUMN_A) >> 1)
+        | ((discs & !COLUMN_H) << 9)
+        | ((discs & !COLUMN_A) << 7)
+        | ((discs & !COLUMN_H) >> 7)
+        | ((discs & !COLUMN_A) >> 9))
+        & empty
+}
+
+#[inline]
+fn weighted(moves: u64) -> i32 {
+    (moves.count_ones() + (moves & CORNERS).count_ones()) as i32
+}
+
+/// The estimated final margin of `board` for the side to move, in [`DISC`] units.
+/// The game must not be over (the search scores finished games exactly).
+#[must_use]
+pub fn evaluate(board: &Board) -> i32 {
+    let (me, them) = (board.player, board.opponent);
+    let empty = board.empty();
+    let empties = empty.count_ones() as i32;
+    let mobility = weighted(board.moves()) - weighted(board.passed().moves());
+    let potential =
+        frontier(them, empty).count_ones() as i32 - frontier(me, empty).count_ones() as i32;
+    let corners = (me & CORNERS).count_ones() as i32 - (them & CORNERS).count_ones() as i32;
+    let mut x_squares = 0;
+    let mut c_squares = 0;
+    for (corner, x, c) in CORNER_ZONES {
+        if empty & corner != 0 {
+            x_squares += i32::from(me & x != 0) - i32::from(them & x != 0);
+            c_squares += (me & c).count_ones() as i32 - (them & c).count_ones() as i32;
+        }
+    }
+    let stable = if (me | them) & CORNERS != 0 {
+        stable_discs(me, them).count_ones() as i32 - stable_discs(them, me).count_ones() as i32
+    } else {
+        0
+    };
+    let discs = me.count_ones() as i32 - them.count_ones() as i32;
+    // Early, fewer discs is better (more mobility to come); late, discs count.
+    let disc_weight = if empties > 40 { -4 } else { 20 - empties / 2 };
+    let parity = if empties % 2 == 1 { 60 } else { -60 };
+    mobility * 90 + potential * 30 + corners * 550 - x_squares * 300 - c_squares * 80
+        + stable * 90
+        + discs * disc_weight
+        + parity * i32::from(empties < 20)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::othello::Position;
+
+    #[test]
+    fn the_start_is_balanced_and_a_corner_is_good() {
+        let start = Position::start().board();
+        assert!(evaluate(&start).abs() < DISC);
+        let with_corner = Board {
+            player: start.player | 1,
+            opponent: start.opponent,
+        };
+        assert!(evaluate(&with_corner) > evaluate(&start) + 3 * DISC);
+    }
+}
