@@ -29,10 +29,11 @@ pub struct BenchArgs {
     /// Battleship: how many fleets of each kind.
     #[arg(long, default_value_t = 1000)]
     fleets: usize,
-    /// Battleship: the seed of the fleets and hunters.
+    /// Battleship and shell: the seed of every random choice.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Battleship: games played in parallel (each shot is timed on its own thread).
+    /// Battleship: games played in parallel (each shot timed on its own thread);
+    /// shell: root-parallel search trees.
     #[arg(long, default_value_t = 1)]
     threads: usize,
     #[command(flatten)]
@@ -92,7 +93,12 @@ pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
             seed: args.seed,
             threads: args.threads,
         }),
-        "shell" => shell::run(&args.shell),
+        "shell" => {
+            let mut shell = args.shell.clone();
+            shell.seed = args.seed;
+            shell.threads = u32::try_from(args.threads).unwrap_or(u32::MAX);
+            shell::run(&shell)
+        }
         other => {
             bail!("unknown benchmark {other:?} (benchmarks: perft, othello, battleship, shell)")
         }

@@ -33,18 +33,18 @@ pub struct ShellArgs {
     /// Selection of the search player: rm or uct (shell).
     #[arg(long, default_value = "rm")]
     selection: String,
-    /// Root-parallel trees of the search player (shell).
-    #[arg(long, default_value_t = 1)]
-    threads: u32,
+    /// Root-parallel trees of the search player: the bench's `--threads`.
+    #[arg(skip)]
+    pub threads: u32,
     /// Playouts for the playout-speed figures (shell).
     #[arg(long, default_value_t = 20_000)]
     playouts: u32,
     /// Empty cells of the solved endgames for the exploitability figure (shell).
     #[arg(long, default_value_t = 6)]
     endgame_empty: u32,
-    /// Seed of every random choice (shell).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// Seed of every random choice: the bench's `--seed`.
+    #[arg(skip)]
+    pub seed: u64,
 }
 
 /// The opponents of the search player.
