@@ -4,7 +4,8 @@
 //! refused whole), preprocesses and parses them, and sends them to the main loop,
 //! which answers each in order and flushes stdout after every answer. The reader
 //! keeps reading while a `genmove` thinks: an empty or comment-only line then raises
-//! the stop flag, and the search answers at once with its best move so far.
+//! the stop flag, and the search answers at once with its best move so far. The end
+//! of input while thinking does the same, and then the engine ends.
 //!
 //! Nothing here ends the process but `quit` and the end of input; a panic inside a
 //! command (a bug) is caught and answered as an internal error.
@@ -97,6 +98,10 @@ fn reader_loop(mut input: impl BufRead, events: mpsc::Sender<Event>, interrupt: 
     loop {
         let event = match read_line(&mut input, MAX_LINE) {
             Ok(None) | Err(_) => {
+                // Nobody is left to wait for a long think: cut it short, answer, end.
+                if *interrupt.lock() > 0 {
+                    interrupt.stop.store(true, Ordering::Relaxed);
+                }
                 let _ = events.send(Event::End);
                 return;
             }

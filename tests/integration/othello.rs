@@ -215,3 +215,15 @@ fn genmove_keeps_within_the_clock() {
     let answer = engine.ok("genmove white");
     assert!(Move::parse(&answer).is_some(), "{answer}");
 }
+
+#[test]
+fn end_of_input_cuts_a_long_think_short_and_ends() {
+    let mut engine = Engine::othello();
+    engine.ok("set_option depth 64");
+    engine.send("2 genmove black");
+    engine.close();
+    let answer = engine.answer();
+    assert!(answer.ok && answer.id == Some(2), "{answer:?}");
+    assert!(Move::parse(&answer.text).is_some());
+    assert_eq!(engine.wait(), Some(0));
+}
