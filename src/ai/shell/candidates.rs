@@ -266,18 +266,8 @@ pub fn candidates(position: &Position, tactics: &Tactics, color: Color, width: u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ai::shell::testing::position;
     use crate::games::shell::CellSet;
-
-    fn position(marks: &[(&str, char)], eggs: &str) -> Position {
-        let mut cells = ['-'; 81];
-        for (name, ch) in marks {
-            if let Some(c) = Cell::parse(name) {
-                cells[c.index()] = *ch;
-            }
-        }
-        let board: String = cells.iter().collect();
-        Position::from_notation(&format!("{board} {eggs}")).expect("test position")
-    }
 
     fn set(names: &[&str]) -> u128 {
         names

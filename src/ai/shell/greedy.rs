@@ -98,21 +98,7 @@ pub fn pick(position: &Position, color: Color, rng: &mut Rng) -> Option<Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn position(marks: &[(&str, char)], eggs: &str) -> Position {
-        let mut cells = ['-'; 81];
-        for (name, ch) in marks {
-            if let Some(c) = Cell::parse(name) {
-                cells[c.index()] = *ch;
-            }
-        }
-        let board: String = cells.iter().collect();
-        Position::from_notation(&format!("{board} {eggs}")).expect("test position")
-    }
-
-    fn cell(name: &str) -> Cell {
-        Cell::parse(name).expect("cell")
-    }
+    use crate::ai::shell::testing::{cell, position};
 
     #[test]
     fn empty_board_picks_around_the_centre() {

@@ -726,22 +726,8 @@ pub fn search(
 mod tests {
     use super::*;
     use crate::ai::shell::greedy;
+    use crate::ai::shell::testing::{cell, position};
     use crate::games::Status;
-
-    fn position(marks: &[(&str, char)], eggs: &str) -> Position {
-        let mut cells = ['-'; 81];
-        for (name, ch) in marks {
-            if let Some(c) = Cell::parse(name) {
-                cells[c.index()] = *ch;
-            }
-        }
-        let board: String = cells.iter().collect();
-        Position::from_notation(&format!("{board} {eggs}")).expect("test position")
-    }
-
-    fn cell(name: &str) -> Cell {
-        Cell::parse(name).expect("cell")
-    }
 
     fn bounded(iterations: u64, selection: Selection) -> Settings {
         Settings {

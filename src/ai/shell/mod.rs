@@ -18,5 +18,7 @@ pub mod matrix;
 pub mod mcts;
 pub mod playout;
 pub mod solver;
+#[cfg(test)]
+mod testing;
 
 pub use mcts::{Outcome, Selection, Settings, search};

@@ -1,0 +1,21 @@
+//! Helpers shared by the players' unit tests: positions drawn from a few marks.
+
+use crate::games::shell::{Cell, Position};
+
+/// A position with `marks` (`X`, `O`, `E` per cell, the rest empty) and the egg list
+/// `eggs` in the notation's form (`-` for none).
+pub fn position(marks: &[(&str, char)], eggs: &str) -> Position {
+    let mut cells = ['-'; 81];
+    for (name, ch) in marks {
+        if let Some(c) = Cell::parse(name) {
+            cells[c.index()] = *ch;
+        }
+    }
+    let board: String = cells.iter().collect();
+    Position::from_notation(&format!("{board} {eggs}")).expect("test position")
+}
+
+/// The cell named `name`.
+pub fn cell(name: &str) -> Cell {
+    Cell::parse(name).expect("cell")
+}
