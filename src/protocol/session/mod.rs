@@ -394,11 +394,14 @@ impl Session {
         }
     }
 
-    /// How long one move may take: the `movetime` option, the clock's share, or the
-    /// smaller of both; `None` when neither is set (the search is depth-bound).
+    /// How long one move may take: the `movetime` option less a tenth (at most 50 ms)
+    /// for the answer to travel, the clock's share, or the smaller of both; `None`
+    /// when neither is set (the search is depth-bound).
     fn think_time(&self, color: Color, moves_left: u32) -> Option<Duration> {
-        let movetime =
-            (self.options.movetime_ms > 0).then(|| Duration::from_millis(self.options.movetime_ms));
+        let movetime = (self.options.movetime_ms > 0).then(|| {
+            let ms = self.options.movetime_ms;
+            Duration::from_millis(ms - (ms / 10).min(50))
+        });
         let clock = self.clock.budget(color, moves_left);
         match (movetime, clock) {
             (Some(a), Some(b)) => Some(a.min(b)),
