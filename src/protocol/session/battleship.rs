@@ -2,7 +2,7 @@
 //! reported, the table's commands, and answers as text. Rules stay in
 //! `games::battleship`; the players read only a shooter's view.
 
-use super::{Answer, Refusal, Think};
+use super::{Answer, Refusal, Think, joined};
 use crate::ai;
 use crate::games::Color;
 use crate::games::battleship::{Cell, Clock, Fleet, ShotResult, Table, TimeControl};
@@ -79,12 +79,7 @@ pub fn genmove(table: &mut Table, color: Color, think: &mut Think<'_>, commit: b
 }
 
 pub fn all_legal(table: &Table, color: Color) -> String {
-    table
-        .legal_shots(color)
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
+    joined(table.legal_shots(color), " ")
 }
 
 pub fn is_legal(table: &Table, color: Color, text: &str) -> bool {

@@ -60,6 +60,18 @@ impl Game {
     }
 }
 
+/// The items' texts joined by `separator`: the shape of every list answer.
+fn joined<T: std::fmt::Display>(items: impl IntoIterator<Item = T>, separator: &str) -> String {
+    let mut text = String::new();
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            text.push_str(separator);
+        }
+        text.push_str(&item.to_string());
+    }
+    text
+}
+
 /// What a thinking command may use: the options, the clock's budget and the
 /// interrupt flag.
 pub struct Think<'a> {
@@ -116,11 +128,7 @@ impl Session {
             Command::Name => Ok("tabula".into()),
             Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
             Command::KnownCommand(name) => Ok(super::parse::spec(name).is_some().to_string()),
-            Command::ListCommands => Ok(COMMANDS
-                .iter()
-                .map(|s| s.name)
-                .collect::<Vec<_>>()
-                .join("\n")),
+            Command::ListCommands => Ok(joined(COMMANDS.iter().map(|s| s.name), "\n")),
             Command::Quit => Ok(String::new()),
             Command::ListGames => Ok(GameKind::ALL.map(GameKind::name).join("\n")),
             Command::SetGame(kind) => {

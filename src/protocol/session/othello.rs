@@ -1,7 +1,7 @@
 //! Othello's side of the session: turns the protocol's text arguments into the
 //! rules' types and the rules' answers into text.
 
-use super::{Answer, Refusal, Think};
+use super::{Answer, Refusal, Think, joined};
 use crate::ai;
 use crate::games::Color;
 use crate::games::othello::{Move, Position, perft as count};
@@ -27,12 +27,7 @@ pub fn all_legal(position: &Position, color: Color) -> String {
     if color != position.side_to_move() {
         return String::new();
     }
-    position
-        .legal_moves()
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
+    joined(position.legal_moves(), " ")
 }
 
 pub fn is_legal(position: &Position, color: Color, text: &str) -> bool {
@@ -96,11 +91,12 @@ pub fn hint(position: &Position, count: u32, think: &Think<'_>) -> Answer {
         return Err("hint needs at least one move (N >= 1)".into());
     }
     let hints = ai::othello::hint(position, think.limits, &settings(think), count as usize);
-    Ok(hints
-        .iter()
-        .map(|(mv, score)| format!("{} {score}", move_text(*mv)))
-        .collect::<Vec<_>>()
-        .join("\n"))
+    Ok(joined(
+        hints
+            .iter()
+            .map(|(mv, score)| format!("{} {score}", move_text(*mv))),
+        "\n",
+    ))
 }
 
 pub fn genmove(

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::{Answer, Refusal, Think};
+use super::{Answer, Refusal, Think, joined};
 use crate::ai;
 use crate::ai::shell::mcts::{NODE_BYTES, Settings};
 use crate::games::shell::{Cell, Position};
@@ -29,12 +29,7 @@ pub fn all_legal(position: &Position) -> String {
     if position.status().is_over() {
         return String::new();
     }
-    position
-        .empty_cells()
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+    joined(position.empty_cells().iter(), " ")
 }
 
 pub fn is_legal(position: &Position, text: &str) -> bool {
