@@ -712,13 +712,8 @@ mod tests {
             let cells = tables.sample_cells(&mut rng).unwrap();
             seen[index[&cells]] += 1;
         }
-        let expected = draws as f64 / fleets.len() as f64;
-        let chi2: f64 = seen
-            .iter()
-            .map(|&o| (f64::from(o) - expected).powi(2) / expected)
-            .sum();
         // Degrees of freedom k − 1; mean k − 1, sd sqrt(2(k − 1)); allow 5 sd.
-        let dof = (fleets.len() - 1) as f64;
+        let (chi2, dof) = crate::ai::battleship::chi_square_uniform(&seen);
         assert!(
             chi2 < dof + 5.0 * (2.0 * dof).sqrt(),
             "chi2 {chi2} dof {dof}"

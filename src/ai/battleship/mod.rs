@@ -33,3 +33,16 @@ use crate::rng::Rng;
 pub fn ships_afloat(view: &View) -> usize {
     ShipType::ALL.into_iter().map(|k| view.afloat(k)).sum()
 }
+
+/// Pearson's chi-square of `counts` against a uniform split, and its degrees of
+/// freedom: the uniformity check shared by the samplers' tests.
+#[cfg(test)]
+fn chi_square_uniform(counts: &[u32]) -> (f64, f64) {
+    let total: f64 = counts.iter().map(|&c| f64::from(c)).sum();
+    let expected = total / counts.len() as f64;
+    let chi2 = counts
+        .iter()
+        .map(|&o| (f64::from(o) - expected).powi(2) / expected)
+        .sum();
+    (chi2, (counts.len() - 1) as f64)
+}

@@ -558,12 +558,7 @@ mod tests {
             assert!(problem.consistent(chain.ships()));
             seen[index[&chain.cells()]] += 1;
         }
-        let expected = draws as f64 / fleets.len() as f64;
-        let chi2: f64 = seen
-            .iter()
-            .map(|&o| (f64::from(o) - expected).powi(2) / expected)
-            .sum();
-        let dof = (fleets.len() - 1) as f64;
+        let (chi2, dof) = crate::ai::battleship::chi_square_uniform(&seen);
         assert!(
             chi2 < dof + 6.0 * (2.0 * dof).sqrt(),
             "chi2 {chi2} dof {dof}"

@@ -427,11 +427,8 @@ impl<'a> Solver<'a> {
         if n >= TT_EMPTIES
             && let Some(hit) = self.tt.probe(board)
         {
-            if hit.lower >= beta {
-                return hit.lower;
-            }
-            if hit.upper <= alpha {
-                return hit.upper;
+            if let Some(score) = hit.cutoff(alpha, beta) {
+                return score;
             }
             first = hit.best;
         }
@@ -495,11 +492,8 @@ impl<'a> Solver<'a> {
         }
         let mut first = None;
         if let Some(hit) = self.tt.probe(board) {
-            if hit.lower >= beta || hit.lower == hit.upper {
-                return hit.lower;
-            }
-            if hit.upper <= alpha {
-                return hit.upper;
+            if let Some(score) = hit.cutoff(alpha, beta) {
+                return score;
             }
             first = hit.best;
         }

@@ -179,13 +179,10 @@ impl<'a> Searcher<'a> {
         }
         let mut first = None;
         if let Some(hit) = self.tt.probe(board) {
-            if hit.depth >= depth {
-                if hit.lower >= beta || hit.lower == hit.upper {
-                    return hit.lower;
-                }
-                if hit.upper <= alpha {
-                    return hit.upper;
-                }
+            if hit.depth >= depth
+                && let Some(score) = hit.cutoff(alpha, beta)
+            {
+                return score;
             }
             first = hit.best;
         }

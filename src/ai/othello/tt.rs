@@ -54,6 +54,22 @@ pub struct Hit {
     pub best: Option<u32>,
 }
 
+impl Hit {
+    /// The score that ends the search of this node in the window (`alpha`, `beta`),
+    /// if the stored bounds already decide it: a lower bound at or above `beta`, an
+    /// exact score, or an upper bound at or below `alpha`.
+    #[must_use]
+    pub fn cutoff(&self, alpha: i32, beta: i32) -> Option<i32> {
+        if self.lower >= beta || self.lower == self.upper {
+            Some(self.lower)
+        } else if self.upper <= alpha {
+            Some(self.upper)
+        } else {
+            None
+        }
+    }
+}
+
 /// A fixed-size table of `2^bits` buckets of two entries.
 pub struct Table {
     entries: Vec<Entry>,

@@ -150,6 +150,21 @@ struct Node {
     selections: u32,
 }
 
+impl Node {
+    /// An unvisited node of `position`, its candidates not yet listed.
+    fn fresh(position: Position) -> Node {
+        Node {
+            position,
+            visits: 0,
+            value: 0.0,
+            first: 0,
+            len: [0, 0],
+            expanded: false,
+            selections: 0,
+        }
+    }
+}
+
 /// One step of an iteration's path.
 #[derive(Clone, Copy, Debug)]
 struct Visit {
@@ -206,15 +221,7 @@ impl Tree {
             path: Vec::new(),
             rng,
         };
-        tree.nodes.push(Node {
-            position: root,
-            visits: 0,
-            value: 0.0,
-            first: 0,
-            len: [0, 0],
-            expanded: false,
-            selections: 0,
-        });
+        tree.nodes.push(Node::fresh(root));
         tree.expand(0, settings.root_width);
         tree
     }
@@ -390,15 +397,7 @@ impl Tree {
             }
             let child = if self.nodes.len() < self.max_nodes {
                 let index = self.nodes.len() as u32;
-                self.nodes.push(Node {
-                    position: next,
-                    visits: 0,
-                    value: 0.0,
-                    first: 0,
-                    len: [0, 0],
-                    expanded: false,
-                    selections: 0,
-                });
+                self.nodes.push(Node::fresh(next));
                 self.children.insert(k, index);
                 Some(index)
             } else {
