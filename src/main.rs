@@ -16,6 +16,7 @@ use tabula::protocol::{Command, Session, engine};
 
 mod bench;
 mod conformance_cli;
+mod train;
 
 #[derive(Parser)]
 #[command(
@@ -46,6 +47,8 @@ enum Tool {
     Conformance(conformance_cli::ConformanceArgs),
     /// The tournament manager: matches between engines, refereed move by move.
     Arena(tabula::arena::ArenaArgs),
+    /// Makes the Othello pattern weights: self-play data, then a least-squares fit.
+    Train(train::TrainArgs),
 }
 
 fn game_kind(name: &str) -> Result<GameKind> {
@@ -72,6 +75,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Tool::Bench(args)) => bench::run(&args, kind).map(|()| ExitCode::SUCCESS),
         Some(Tool::Conformance(args)) => conformance_cli::run(args),
         Some(Tool::Arena(args)) => tabula::arena::run(&args, kind).map(|()| ExitCode::SUCCESS),
+        Some(Tool::Train(args)) => train::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }
 

@@ -87,6 +87,7 @@ fn bench_ffo(plan: &Plan<'_>, first: u32, last: u32) -> Result<()> {
     let settings = Settings {
         hash_mib: plan.hash_mib,
         endgame_empties: 64,
+        ..Settings::default()
     };
     println!(
         "{:>4} {:>7} {:>10} {:>14} {:>10} {:>5} {:>6} {:>6}  match",
@@ -158,6 +159,7 @@ fn bench_endgames(plan: &Plan<'_>) -> Result<()> {
     let settings = Settings {
         hash_mib: plan.hash_mib,
         endgame_empties: 64,
+        ..Settings::default()
     };
     let (mut nodes, mut seconds, mut slowest) = (0u64, 0f64, 0f64);
     for position in &positions {

@@ -97,6 +97,7 @@ fn every_refusal_leaves_the_position_as_it_was() {
         ),
         ("boardsize 10", "unacceptable size"),
         ("set_option depth 99", "invalid value"),
+        ("set_option eval edax", "invalid value for eval"),
         (
             "resolve_turn e5 e6",
             "resolve_turn is not a command of othello",
@@ -162,8 +163,15 @@ fn a_forced_pass_is_answered_by_genmove_and_accepted_by_play() {
 
 #[test]
 fn genmove_plays_legal_moves_for_both_sides_to_the_end() {
-    let mut engine = Engine::othello();
-    engine.ok("set_option depth 2");
+    for evaluation in ["hand", "pattern"] {
+        let mut engine = Engine::othello();
+        engine.ok("set_option depth 2");
+        engine.ok(&format!("set_option eval {evaluation}"));
+        plays_to_the_end(&mut engine);
+    }
+}
+
+fn plays_to_the_end(engine: &mut Engine) {
     let mut position = Position::start();
     while !position.is_over() {
         let side = position.side_to_move();

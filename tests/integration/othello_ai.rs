@@ -35,6 +35,7 @@ fn exact_settings() -> Settings {
     Settings {
         hash_mib: 4,
         endgame_empties: 64,
+        ..Settings::default()
     }
 }
 

@@ -14,8 +14,10 @@
 
 pub mod endgame;
 pub mod eval;
+pub mod pattern;
 pub mod search;
 pub mod signature;
+pub mod train;
 pub mod tt;
 
 pub use search::{Score, Settings};
@@ -214,6 +216,7 @@ mod tests {
         let settings = Settings {
             hash_mib: 1,
             endgame_empties: 12,
+            ..Settings::default()
         };
         while let Some(result) = search_with(&position, Limits::depth(3), &settings) {
             let legal = position.legal_moves();

@@ -14,7 +14,7 @@
 //! move of the unfinished one that already proved better.
 
 use super::endgame::{self, Solver};
-use super::eval::{DISC, evaluate};
+use super::eval::{DISC, Evaluation};
 use super::tt::{NO_MOVE, Table};
 use crate::ai::Limits;
 use crate::games::othello::Board;
@@ -57,6 +57,9 @@ pub struct Settings {
     pub hash_mib: u32,
     /// At this many empties or fewer the root solves exactly.
     pub endgame_empties: u32,
+    /// The evaluation of the midgame search (the solver's move ordering always uses
+    /// the hand-tuned one, which needs fewer nodes there).
+    pub evaluation: Evaluation,
 }
 
 impl Default for Settings {
@@ -64,6 +67,7 @@ impl Default for Settings {
         Settings {
             hash_mib: 16,
             endgame_empties: 20,
+            evaluation: Evaluation::Hand,
         }
     }
 }
@@ -106,6 +110,7 @@ pub struct Searcher<'a> {
     countdown: u32,
     tt: Table,
     end_tt: Table,
+    evaluation: Evaluation,
     /// One move list (key, square, board after) per remaining depth, reused by every
     /// node at that depth.
     lists: Vec<[(i32, u32, Board); 32]>,
@@ -121,6 +126,7 @@ impl<'a> Searcher<'a> {
             countdown: CHECK_EVERY,
             tt: Table::with_mib(settings.hash_mib),
             end_tt: Table::with_mib(settings.hash_mib.div_ceil(4)),
+            evaluation: settings.evaluation,
             lists: Vec::new(),
         }
     }
@@ -135,6 +141,7 @@ impl<'a> Searcher<'a> {
             countdown: CHECK_EVERY,
             tt,
             end_tt,
+            evaluation: Evaluation::Hand,
             lists: Vec::new(),
         }
     }
@@ -175,7 +182,7 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         if depth == 0 {
-            return evaluate(board);
+            return self.evaluation.score(board);
         }
         let mut first = None;
         if let Some(hit) = self.tt.probe(board) {
@@ -249,7 +256,7 @@ impl<'a> Searcher<'a> {
             } else if depth >= 6 {
                 self.pvs(&next, depth / 4, -INFINITY, INFINITY)
             } else if depth >= 3 {
-                evaluate_or_end(&next)
+                evaluate_or_end(&next, self.evaluation)
             } else {
                 let replies = next.moves();
                 let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
@@ -381,11 +388,11 @@ impl<'a> Searcher<'a> {
 }
 
 /// The evaluation, or the exact score of a finished game.
-fn evaluate_or_end(board: &Board) -> i32 {
+fn evaluate_or_end(board: &Board, evaluation: Evaluation) -> i32 {
     if board.moves() == 0 && board.passed().moves() == 0 {
         endgame::final_score(board) * DISC
     } else {
-        evaluate(board)
+        evaluation.score(board)
     }
 }
 
@@ -401,7 +408,7 @@ pub fn root_moves(board: &Board) -> Vec<RootMove> {
         list.push(RootMove {
             square,
             next,
-            score: -evaluate_or_end(&next),
+            score: -evaluate_or_end(&next, Evaluation::Hand),
         });
     }
     list.sort_by_key(|m| -m.score);

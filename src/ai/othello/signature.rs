@@ -63,6 +63,7 @@ pub fn nodes_at(board: &Board, depth: u32) -> u64 {
     let settings = Settings {
         hash_mib: 1,
         endgame_empties: 0,
+        ..Settings::default()
     };
     let mut searcher = Searcher::new(Limits::depth(depth), &settings);
     let mut moves = root_moves(board);

@@ -284,7 +284,7 @@ impl Session {
                 let Game::Battleship(table) = &mut self.game else {
                     return Err(self.not_in_this_game(command));
                 };
-                let limits = Limits::depth(self.options.depth);
+                let limits = Limits::depth(self.options.depth_limit(false));
                 let mut think = Think {
                     limits,
                     rng: &mut self.rng,
@@ -393,11 +393,12 @@ impl Session {
         moves_left: u32,
         started: Instant,
     ) -> Limits<'a> {
+        let deadline = self
+            .think_time(color, moves_left)
+            .map(|budget| started + budget);
         Limits {
-            depth: self.options.depth,
-            deadline: self
-                .think_time(color, moves_left)
-                .map(|budget| started + budget),
+            depth: self.options.depth_limit(deadline.is_some()),
+            deadline,
             stop: Some(stop),
         }
     }

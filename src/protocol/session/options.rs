@@ -3,6 +3,7 @@
 
 use super::Refusal;
 use crate::ai::baseline::Player;
+use crate::ai::othello::eval::Evaluation;
 use crate::ai::shell::Selection;
 
 /// The options every game's players read.
@@ -10,8 +11,9 @@ use crate::ai::shell::Selection;
 pub struct Options {
     /// Milliseconds per move; 0 means no fixed move time.
     pub movetime_ms: u64,
-    /// The deepest search iteration.
-    pub depth: u32,
+    /// The deepest search iteration; `None` (auto): as deep as the time allows when
+    /// a move time or a clock is set, else [`Options::UNTIMED_DEPTH`].
+    pub depth: Option<u32>,
     /// Search threads.
     pub threads: u32,
     /// Transposition table size in MiB.
@@ -26,13 +28,15 @@ pub struct Options {
     pub shell_selection: Selection,
     /// Othello: at this many empties or fewer the player solves exactly.
     pub endgame: u32,
+    /// Othello: the midgame evaluation.
+    pub evaluation: Evaluation,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             movetime_ms: 0,
-            depth: 6,
+            depth: None,
             threads: 1,
             hash_mib: 16,
             seed: 0,
@@ -40,12 +44,13 @@ impl Default for Options {
             iterations: 0,
             shell_selection: Selection::RegretMatching,
             endgame: 20,
+            evaluation: Evaluation::Hand,
         }
     }
 }
 
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 9] = [
+pub const OPTION_NAMES: [&str; 10] = [
     "movetime",
     "depth",
     "threads",
@@ -55,6 +60,7 @@ pub const OPTION_NAMES: [&str; 9] = [
     "shell_selection",
     "player",
     "endgame",
+    "eval",
 ];
 
 fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
@@ -72,11 +78,31 @@ fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
 }
 
 impl Options {
+    /// The depth of a search with neither a move time nor a clock, when `depth` is
+    /// auto.
+    pub const UNTIMED_DEPTH: u32 = 6;
+
+    /// The deepest iteration of a search, given whether it has a time budget.
+    #[must_use]
+    pub fn depth_limit(&self, timed: bool) -> u32 {
+        match self.depth {
+            Some(depth) => depth,
+            None if timed => 64,
+            None => Self::UNTIMED_DEPTH,
+        }
+    }
+
     /// Sets option `name` (lowercase) to `value`.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), Refusal> {
         match name {
             "movetime" => self.movetime_ms = number(name, value, 0, 86_400_000)?,
-            "depth" => self.depth = number(name, value, 1, 64)?,
+            "depth" => {
+                self.depth = if value.eq_ignore_ascii_case("auto") {
+                    None
+                } else {
+                    Some(number(name, value, 1, 64).map_err(|e| format!("{e}, or auto"))?)
+                };
+            }
             "threads" => self.threads = number(name, value, 1, 256)?,
             "hash" => self.hash_mib = number(name, value, 1, 65_536)?,
             "seed" => self.seed = number(name, value, 0, u64::MAX)?,
@@ -91,6 +117,10 @@ impl Options {
                     .ok_or_else(|| format!("invalid value for {name}: expected rm or uct"))?;
             }
             "endgame" => self.endgame = number(name, value, 0, 60)?,
+            "eval" => {
+                self.evaluation = Evaluation::from_name(value)
+                    .ok_or_else(|| format!("invalid value for {name}: expected hand or pattern"))?;
+            }
             _ => {
                 return Err(format!(
                     "unknown option (options: {})",
@@ -99,5 +129,27 @@ impl Options {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_is_time_bound_when_auto_and_fixed_when_set() {
+        let mut options = Options::default();
+        assert_eq!(options.depth_limit(true), 64);
+        assert_eq!(options.depth_limit(false), Options::UNTIMED_DEPTH);
+        options.set("depth", "9").expect("valid");
+        assert_eq!(
+            (options.depth_limit(true), options.depth_limit(false)),
+            (9, 9)
+        );
+        let refused = options.set("depth", "0").expect_err("out of range");
+        assert!(refused.ends_with("or auto"), "{refused}");
+        assert_eq!(options.depth, Some(9));
+        options.set("depth", "AUTO").expect("valid");
+        assert_eq!(options, Options::default());
     }
 }

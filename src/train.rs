@@ -1,0 +1,232 @@
+//! `tabula train`: makes the Othello pattern weights.
+//!
+//! `tabula train selfplay --games N --out FILE` plays self-play games on several
+//! threads and appends their labelled positions to a data file (17 bytes a sample);
+//! `tabula train fit --data FILE... --out WEIGHTS` fits the weights and writes them in
+//! the engine's format. The README gives the commands that made the committed
+//! `src/ai/othello/weights.bin`. Progress goes to stderr; the figures of the fit to
+//! stdout.
+
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+
+use tabula::ai::othello::eval::Evaluation;
+use tabula::ai::othello::train::{Fit, SAMPLE_BYTES, Sample, SelfPlay, fit, self_play_game};
+
+#[derive(Args)]
+pub struct TrainArgs {
+    #[command(subcommand)]
+    step: Step,
+}
+
+#[derive(Subcommand)]
+enum Step {
+    /// Plays self-play games and writes their labelled positions.
+    Selfplay(SelfplayArgs),
+    /// Fits pattern weights to labelled positions.
+    Fit(FitArgs),
+}
+
+#[derive(Args)]
+struct SelfplayArgs {
+    /// Games to play.
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// The data file to append to.
+    #[arg(long)]
+    out: String,
+    /// Game i is played from seed SEED + i.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads playing games.
+    #[arg(long, default_value_t = 2)]
+    threads: u64,
+    /// Random moves at the start: a uniform number in MIN-MAX.
+    #[arg(long, default_value = "6-20")]
+    random_plies: String,
+    /// Search depth before the exact part.
+    #[arg(long, default_value_t = 6)]
+    depth: u32,
+    /// Every move with this many empties or fewer is solved exactly.
+    #[arg(long, default_value_t = 16)]
+    exact: u32,
+    /// The evaluation of the searches: hand or pattern (the committed weights).
+    #[arg(long, default_value = "hand")]
+    eval: String,
+}
+
+#[derive(Args)]
+struct FitArgs {
+    /// Data files written by `selfplay`.
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<String>,
+    /// Where to write the weights.
+    #[arg(long)]
+    out: String,
+    /// Passes over the samples.
+    #[arg(long, default_value_t = 20)]
+    epochs: u32,
+    /// The first step (fraction of a sample's error corrected per update).
+    #[arg(long, default_value_t = 0.5)]
+    rate: f32,
+    /// L2 pull towards zero.
+    #[arg(long, default_value_t = 0.001)]
+    decay: f32,
+    /// The tail of the samples held out to measure the error.
+    #[arg(long, default_value_t = 0.05)]
+    holdout: f64,
+    /// Seed of the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+fn range(text: &str) -> Result<(u32, u32)> {
+    let (low, high) = text.split_once('-').unwrap_or((text, text));
+    let low: u32 = low.trim().parse().context("--random-plies MIN-MAX")?;
+    let high: u32 = high.trim().parse().context("--random-plies MIN-MAX")?;
+    if low > high {
+        bail!("--random-plies {text}: MIN is above MAX");
+    }
+    Ok((low, high))
+}
+
+pub fn run(args: &TrainArgs) -> Result<()> {
+    match &args.step {
+        Step::Selfplay(args) => selfplay(args),
+        Step::Fit(args) => fit_files(args),
+    }
+}
+
+fn selfplay(args: &SelfplayArgs) -> Result<()> {
+    let options = SelfPlay {
+        random_plies: range(&args.random_plies)?,
+        depth: args.depth.max(1),
+        exact_empties: args.exact,
+        hash_mib: 4,
+        evaluation: Evaluation::from_name(&args.eval)
+            .with_context(|| format!("--eval {}: expected hand or pattern", args.eval))?,
+    };
+    let threads = args.threads.max(1);
+    let started = Instant::now();
+    let done = AtomicU64::new(0);
+    let mut file = BufWriter::new(
+        File::options()
+            .create(true)
+            .append(true)
+            .open(&args.out)
+            .with_context(|| format!("opening {}", args.out))?,
+    );
+    let mut samples = 0u64;
+    // Games go out in chunks so the file grows as they finish and games stay in order.
+    let chunk = 64 * threads;
+    let mut first = 0;
+    while first < args.games {
+        let last = (first + chunk).min(args.games);
+        let games: Vec<Vec<Sample>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    let done = &done;
+                    scope.spawn(move || {
+                        let mut mine = Vec::new();
+                        let mut game = first + t;
+                        while game < last {
+                            mine.push((game, self_play_game(args.seed + game, &options)));
+                            done.fetch_add(1, Ordering::Relaxed);
+                            game += threads;
+                        }
+                        mine
+                    })
+                })
+                .collect();
+            let mut all: Vec<(u64, Vec<Sample>)> = handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect();
+            all.sort_by_key(|(game, _)| *game);
+            all.into_iter().map(|(_, samples)| samples).collect()
+        });
+        if games.len() as u64 != last - first {
+            bail!("a self-play thread failed");
+        }
+        for sample in games.iter().flatten() {
+            file.write_all(&sample.to_bytes())?;
+            samples += 1;
+        }
+        file.flush()?;
+        first = last;
+        let finished = done.load(Ordering::Relaxed);
+        eprintln!(
+            "{finished}/{} games, {samples} samples, {:.0} s",
+            args.games,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    println!(
+        "{} games, {samples} samples written to {} in {:.1} s",
+        args.games,
+        args.out,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn read_samples(path: &str) -> Result<Vec<Sample>> {
+    let mut bytes = Vec::new();
+    File::open(path)
+        .with_context(|| format!("opening {path}"))?
+        .read_to_end(&mut bytes)?;
+    if bytes.len() % SAMPLE_BYTES != 0 {
+        bail!("{path}: not a whole number of {SAMPLE_BYTES}-byte samples");
+    }
+    let mut samples = Vec::with_capacity(bytes.len() / SAMPLE_BYTES);
+    for (i, record) in bytes.chunks_exact(SAMPLE_BYTES).enumerate() {
+        let mut array = [0u8; SAMPLE_BYTES];
+        array.copy_from_slice(record);
+        let sample = Sample::from_bytes(&array)
+            .with_context(|| format!("{path}: sample {i} is not a position"))?;
+        samples.push(sample);
+    }
+    Ok(samples)
+}
+
+fn fit_files(args: &FitArgs) -> Result<()> {
+    let mut samples = Vec::new();
+    for path in &args.data {
+        samples.extend(read_samples(path)?);
+    }
+    if samples.is_empty() {
+        bail!("no samples");
+    }
+    let started = Instant::now();
+    let options = Fit {
+        epochs: args.epochs,
+        rate: args.rate,
+        decay: args.decay,
+        holdout: args.holdout,
+        seed: args.seed,
+    };
+    let (weights, report) = fit(&samples, &options);
+    println!("phase  empties  samples  rms-learned  rms-held-out");
+    for (p, (count, learned, held)) in report.phases.iter().enumerate() {
+        println!(
+            "{p:>5}  {:>2}-{:<2}    {count:>8}  {learned:>11.2}  {held:>12.2}",
+            5 * p + 1,
+            5 * p + 5
+        );
+    }
+    let bytes = weights.to_bytes();
+    std::fs::write(&args.out, &bytes).with_context(|| format!("writing {}", args.out))?;
+    println!(
+        "{} samples, {} weights bytes written to {} in {:.1} s",
+        samples.len(),
+        bytes.len(),
+        args.out,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
