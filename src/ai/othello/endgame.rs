@@ -20,7 +20,7 @@
 //! (checked every few thousand interior nodes) sets `aborted`; the scores returned
 //! after that are meaningless and callers must check it.
 
-use super::eval::{DISC, hand_tuned as evaluate};
+use super::eval::{DISC, evaluate};
 use super::tt::{NO_MOVE, Table};
 use crate::ai::Limits;
 use crate::games::othello::Board;
