@@ -1,7 +1,9 @@
 //! `tabula bench othello`: perft leaves per second from the start, the FFO endgame
 //! suite solved exactly (time, nodes, nodes per second, move, score, match), random
-//! endgames at 20 empties solved exactly (average time), and midgame nodes per second at a fixed depth on a fixed position set with its
-//! node-count signature. Figures for people; nothing here asserts a time.
+//! endgames at 20 empties solved exactly (average time), and midgame nodes per
+//! second at a fixed depth on a fixed position set with its node-count signature (a
+//! one-thread figure); searches run on the bench's `--threads`. Figures for people;
+//! nothing here asserts a time.
 
 use std::time::Instant;
 
@@ -24,6 +26,8 @@ pub struct Plan<'a> {
     pub endgames: u64,
     pub empties: u32,
     pub hash_mib: u32,
+    /// Search threads (the signature is a one-thread figure).
+    pub threads: u32,
 }
 
 /// `FIRST-LAST` or `N`.
@@ -87,6 +91,7 @@ fn bench_ffo(plan: &Plan<'_>, first: u32, last: u32) -> Result<()> {
     let settings = Settings {
         hash_mib: plan.hash_mib,
         endgame_empties: 64,
+        threads: plan.threads,
     };
     println!(
         "{:>4} {:>7} {:>10} {:>14} {:>10} {:>5} {:>6} {:>6}  match",
@@ -138,16 +143,21 @@ fn bench_ffo(plan: &Plan<'_>, first: u32, last: u32) -> Result<()> {
     Ok(())
 }
 
-fn bench_midgame(depth: u32) {
+fn bench_midgame(depth: u32, threads: u32) {
     let positions = signature::positions(signature::POSITIONS);
     let started = Instant::now();
     let nodes: u64 = positions
         .iter()
-        .map(|p| signature::nodes_at(&p.board(), depth))
+        .map(|p| signature::nodes_with(&p.board(), depth, threads))
         .sum();
     let seconds = started.elapsed().as_secs_f64();
+    let signature = if threads == 1 {
+        format!(" (signature {nodes})")
+    } else {
+        String::new()
+    };
     println!(
-        "midgame: {} positions at depth {depth}: {nodes} nodes in {seconds:.3} s, {:.2} M nodes/s (signature {nodes})",
+        "midgame: {} positions at depth {depth}: {nodes} nodes in {seconds:.3} s, {:.2} M nodes/s{signature}",
         positions.len(),
         nodes as f64 / seconds.max(1e-9) / 1e6
     );
@@ -158,6 +168,7 @@ fn bench_endgames(plan: &Plan<'_>) -> Result<()> {
     let settings = Settings {
         hash_mib: plan.hash_mib,
         endgame_empties: 64,
+        threads: plan.threads,
     };
     let (mut nodes, mut seconds, mut slowest) = (0u64, 0f64, 0f64);
     for position in &positions {
@@ -190,7 +201,8 @@ pub fn run(plan: &Plan<'_>) -> Result<()> {
     let command: Vec<String> = std::env::args().collect();
     println!("command: {}", command.join(" "));
     println!(
-        "threads: 1, hash: {} MiB, build: {}",
+        "threads: {}, hash: {} MiB, build: {}",
+        plan.threads,
         plan.hash_mib,
         if cfg!(debug_assertions) {
             "debug"
@@ -208,7 +220,7 @@ pub fn run(plan: &Plan<'_>) -> Result<()> {
         bench_endgames(plan)?;
     }
     if plan.midgame > 0 {
-        bench_midgame(plan.midgame);
+        bench_midgame(plan.midgame, plan.threads);
     }
     Ok(())
 }

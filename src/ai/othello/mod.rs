@@ -214,6 +214,7 @@ mod tests {
         let settings = Settings {
             hash_mib: 1,
             endgame_empties: 12,
+            threads: 1,
         };
         while let Some(result) = search_with(&position, Limits::depth(3), &settings) {
             let legal = position.legal_moves();

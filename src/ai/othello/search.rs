@@ -12,6 +12,17 @@
 //! The clock and the stop flag are looked at every [`CHECK_EVERY`] nodes. After an
 //! interrupt the root answers the best move of the last finished iteration, or a
 //! move of the unfinished one that already proved better.
+//!
+//! With `threads` > 1 the nodes of the principal line are split (young brothers
+//! wait, on the principal line only): a node's first move is searched alone with
+//! the full window (splitting its own first move in turn), then the threads take
+//! the other moves one at a time from a shared counter and search them with a null
+//! window on the best score so far, all through the same transposition tables. A
+//! move that fails high calls the others off. One thread runs exactly the
+//! sequential search.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 
 use super::endgame::{self, Solver};
 use super::eval::{DISC, evaluate};
@@ -28,6 +39,11 @@ const WINDOW: i32 = 3 * DISC;
 /// The deepest midgame prelude before an exact solve.
 pub const PRELUDE: u32 = 8;
 const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// Shallower root iterations stay on one thread (starting threads would cost more
+/// than they save).
+const PARALLEL_DEPTH: u32 = 5;
+/// Exact nodes with fewer empties stay on one thread.
+const SPLIT_EMPTIES: u32 = 12;
 
 /// Square values for cheap ordering near the leaves (a1..h8).
 const SQUARE_VALUE: [i32; 64] = {
@@ -57,6 +73,8 @@ pub struct Settings {
     pub hash_mib: u32,
     /// At this many empties or fewer the root solves exactly.
     pub endgame_empties: u32,
+    /// Search threads (1: the sequential search).
+    pub threads: u32,
 }
 
 impl Default for Settings {
@@ -64,6 +82,7 @@ impl Default for Settings {
         Settings {
             hash_mib: 16,
             endgame_empties: 20,
+            threads: 1,
         }
     }
 }
@@ -102,41 +121,97 @@ pub struct RootMove {
 pub struct Searcher<'a> {
     pub nodes: u64,
     pub aborted: bool,
+    /// Moves searched by the threads of split nodes (0 on one thread).
+    pub shared_out: u64,
     limits: Limits<'a>,
     countdown: u32,
-    tt: Table,
-    end_tt: Table,
+    tt: Arc<Table>,
+    end_tt: Arc<Table>,
     /// One move list (key, square, board after) per remaining depth, reused by every
     /// node at that depth.
     lists: Vec<[(i32, u32, Board); 32]>,
+    /// Threads at the root.
+    threads: u32,
+}
+
+/// What the threads of a split node share: the children, the next one to take, the
+/// best score so far and the flag that calls them off after a fail-high.
+struct Split<'m> {
+    children: &'m [Board],
+    depth: u32,
+    beta: i32,
+    next: AtomicUsize,
+    alpha: AtomicI32,
+    cut: AtomicBool,
+}
+
+/// See [`Searcher::enter`].
+enum Entered {
+    /// The node's score (a table cut-off or the end of the game).
+    Done(i32),
+    /// The side to move must pass: the board after the pass.
+    Pass(Board),
+    /// The legal moves and the table's move.
+    Moves(u64, Option<u32>),
+}
+
+/// A child searched by a thread of a split node: its index, score and the alpha of
+/// its null window.
+#[derive(Clone, Copy)]
+struct Searched {
+    index: usize,
+    score: i32,
+    alpha: i32,
 }
 
 impl<'a> Searcher<'a> {
     #[must_use]
     pub fn new(limits: Limits<'a>, settings: &Settings) -> Searcher<'a> {
-        Searcher {
-            nodes: 0,
-            aborted: false,
+        Searcher::on_tables(
             limits,
-            countdown: CHECK_EVERY,
-            tt: Table::with_mib(settings.hash_mib),
-            end_tt: Table::with_mib(settings.hash_mib.div_ceil(4)),
-            lists: Vec::new(),
-        }
+            Arc::new(Table::with_mib(settings.hash_mib)),
+            Arc::new(Table::with_mib(settings.hash_mib.div_ceil(4))),
+            settings.threads,
+        )
     }
 
     /// A searcher on given tables (tests force collisions with tiny ones).
     #[must_use]
     pub fn with_tables(limits: Limits<'a>, tt: Table, end_tt: Table) -> Searcher<'a> {
+        Searcher::on_tables(limits, Arc::new(tt), Arc::new(end_tt), 1)
+    }
+
+    /// The same searcher with `threads` threads at the root (at least 1).
+    #[must_use]
+    pub fn with_threads(self, threads: u32) -> Searcher<'a> {
+        Searcher {
+            threads: threads.max(1),
+            ..self
+        }
+    }
+
+    fn on_tables(
+        limits: Limits<'a>,
+        tt: Arc<Table>,
+        end_tt: Arc<Table>,
+        threads: u32,
+    ) -> Searcher<'a> {
         Searcher {
             nodes: 0,
             aborted: false,
+            shared_out: 0,
             limits,
             countdown: CHECK_EVERY,
             tt,
             end_tt,
             lists: Vec::new(),
+            threads: threads.max(1),
         }
+    }
+
+    /// A one-thread searcher on the same tables, within `limits`.
+    fn worker<'b>(&self, limits: Limits<'b>) -> Searcher<'b> {
+        Searcher::on_tables(limits, Arc::clone(&self.tt), Arc::clone(&self.end_tt), 1)
     }
 
     #[inline]
@@ -155,7 +230,7 @@ impl<'a> Searcher<'a> {
     fn exact(&mut self, board: &Board, alpha: i32, beta: i32) -> i32 {
         let low = alpha.div_euclid(DISC).clamp(-65, 64);
         let high = (beta + DISC - 1).div_euclid(DISC).clamp(-64, 65);
-        let mut solver = Solver::new(&mut self.end_tt, self.limits);
+        let mut solver = Solver::new(&self.end_tt, self.limits);
         let score = solver.solve(board, low, high.max(low + 1));
         self.nodes += solver.nodes;
         if solver.aborted {
@@ -177,23 +252,11 @@ impl<'a> Searcher<'a> {
         if depth == 0 {
             return evaluate(board);
         }
-        let mut first = None;
-        if let Some(hit) = self.tt.probe(board) {
-            if hit.depth >= depth
-                && let Some(score) = hit.cutoff(alpha, beta)
-            {
-                return score;
-            }
-            first = hit.best;
-        }
-        let moves = board.moves();
-        if moves == 0 {
-            let passed = board.passed();
-            if passed.moves() == 0 {
-                return endgame::final_score(board) * DISC;
-            }
-            return -self.pvs(&passed, depth, -beta, -alpha);
-        }
+        let (moves, first) = match self.enter(board, depth, alpha, beta) {
+            Entered::Done(score) => return score,
+            Entered::Pass(passed) => return -self.pvs(&passed, depth, -beta, -alpha),
+            Entered::Moves(moves, first) => (moves, first),
+        };
         let original_alpha = alpha;
         let count = self.ordered(board, moves, depth, first);
         let slot = depth as usize;
@@ -226,6 +289,31 @@ impl<'a> Searcher<'a> {
         self.tt
             .store(board, depth, original_alpha, beta, best, best_square);
         best
+    }
+
+    /// What a node learns before it searches: the table's cut-off or the game's
+    /// end, a forced pass, or its moves with the table's move to try first.
+    #[inline]
+    fn enter(&self, board: &Board, depth: u32, alpha: i32, beta: i32) -> Entered {
+        let mut first = None;
+        if let Some(hit) = self.tt.probe(board) {
+            if hit.depth >= depth
+                && let Some(score) = hit.cutoff(alpha, beta)
+            {
+                return Entered::Done(score);
+            }
+            first = hit.best;
+        }
+        let moves = board.moves();
+        if moves != 0 {
+            return Entered::Moves(moves, first);
+        }
+        let passed = board.passed();
+        if passed.moves() == 0 {
+            Entered::Done(endgame::final_score(board) * DISC)
+        } else {
+            Entered::Pass(passed)
+        }
     }
 
     /// Sorts the moves of `board` into the list of `depth`, best first, and returns
@@ -272,6 +360,9 @@ impl<'a> Searcher<'a> {
     /// (`alpha`, `beta`); the list is re-sorted best first. Returns the best score
     /// and the index of the move that proved best before any interrupt.
     fn root(&mut self, moves: &mut [RootMove], depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if self.threads > 1 && depth >= PARALLEL_DEPTH && moves.len() > 1 {
+            return self.split_root(moves, depth, alpha, beta);
+        }
         let mut best = -INFINITY;
         let mut best_index = 0;
         for (i, root_move) in moves.iter_mut().enumerate() {
@@ -307,6 +398,199 @@ impl<'a> Searcher<'a> {
         moves.copy_within(0..best_index, 1);
         moves[0] = chosen;
         best
+    }
+
+    /// [`Searcher::root`] on `threads` threads: the first move by [`Self::split_pvs`],
+    /// then the others shared out (see the module notes). The same contract: the
+    /// best score, the list re-sorted best first, and after an interrupt only moves
+    /// whose search finished count.
+    fn split_root(&mut self, moves: &mut [RootMove], depth: u32, alpha: i32, beta: i32) -> i32 {
+        let first = -self.split_pvs(&moves[0].next, depth - 1, -beta, -alpha);
+        if self.aborted {
+            return -INFINITY;
+        }
+        moves[0].score = first;
+        if first >= beta {
+            return first;
+        }
+        let children: Vec<Board> = moves.iter().map(|m| m.next).collect();
+        let mut searched = self.share_out(&children, depth - 1, alpha.max(first), beta);
+        searched.push(Searched {
+            index: 0,
+            score: first,
+            alpha,
+        });
+        // Moves that proved better than their window first, then the higher score,
+        // then the earlier move.
+        searched.sort_by_key(|s| s.index);
+        let proven = |s: &Searched| s.index == 0 || s.score > s.alpha;
+        let best = searched
+            .iter()
+            .copied()
+            .reduce(|best, s| {
+                if (proven(&s), s.score) > (proven(&best), best.score) {
+                    s
+                } else {
+                    best
+                }
+            })
+            .unwrap_or(searched[0]);
+        for s in &searched {
+            moves[s.index].score = if s.index == best.index {
+                s.score
+            } else {
+                s.score.min(s.alpha) - 1
+            };
+        }
+        let chosen = moves[best.index];
+        moves.copy_within(0..best.index, 1);
+        moves[0] = chosen;
+        best.score
+    }
+
+    /// A node on the principal line of a parallel search (window wider than null):
+    /// the first move searched alone (by this same function, so the split follows
+    /// the line down), the others shared out. Shallow nodes and small endgames are
+    /// left to [`Self::pvs`].
+    fn split_pvs(&mut self, board: &Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        let empties = board.empty().count_ones();
+        let exact = depth >= empties;
+        let small = if exact {
+            empties < SPLIT_EMPTIES
+        } else {
+            depth < PARALLEL_DEPTH
+        };
+        if small || beta - alpha <= 1 {
+            return self.pvs(board, depth, alpha, beta);
+        }
+        self.nodes += 1;
+        if self.tick() {
+            return 0;
+        }
+        // Exact nodes are never stored in this table (the solver has its own), so
+        // only midgame entries cut here; any entry lends its move.
+        let (moves, first) = match self.enter(board, depth, alpha, beta) {
+            Entered::Done(score) => return score,
+            Entered::Pass(passed) => return -self.split_pvs(&passed, depth, -beta, -alpha),
+            Entered::Moves(moves, first) => (moves, first),
+        };
+        let count = self.ordered(board, moves, depth, first);
+        let (squares, children): (Vec<u32>, Vec<Board>) = self.lists[depth as usize][..count]
+            .iter()
+            .map(|&(_, square, next)| (square, next))
+            .unzip();
+        let mut best = -self.split_pvs(&children[0], depth - 1, -beta, -alpha);
+        let mut best_square = squares[0];
+        if self.aborted {
+            return 0;
+        }
+        if best < beta && count > 1 {
+            let mut searched = self.share_out(&children, depth - 1, alpha.max(best), beta);
+            if self.aborted {
+                return 0;
+            }
+            searched.sort_by_key(|s| s.index);
+            for s in searched {
+                if s.score > best {
+                    best = s.score;
+                    best_square = squares[s.index];
+                }
+            }
+        }
+        if !exact {
+            self.tt
+                .store(board, depth, alpha, beta, best, best_square as u8);
+        }
+        best
+    }
+
+    /// Searches `children[1..]` to `depth` on every thread with null windows on the
+    /// best score so far (`alpha` to start with), re-searching fail-highs inside
+    /// (`alpha`, `beta`). Returns what finished; sets `aborted` when the limits ended
+    /// the search (a fail-high at or above `beta` only calls the threads off).
+    fn share_out(
+        &mut self,
+        children: &[Board],
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Vec<Searched> {
+        let split = Split {
+            children,
+            depth,
+            beta,
+            next: AtomicUsize::new(1),
+            alpha: AtomicI32::new(alpha),
+            cut: AtomicBool::new(false),
+        };
+        let limits = Limits {
+            cancel: Some(&split.cut),
+            ..self.limits
+        };
+        let mut searched = Vec::new();
+        let mut aborted = false;
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..self.threads)
+                .map(|_| {
+                    let mut helper = self.worker(limits);
+                    let split = &split;
+                    scope.spawn(move || {
+                        let done = helper.take_moves(split);
+                        (done, helper.nodes, helper.aborted)
+                    })
+                })
+                .collect();
+            let mut main = self.worker(limits);
+            searched.extend(main.take_moves(&split));
+            self.nodes += main.nodes;
+            aborted |= main.aborted;
+            for helper in helpers {
+                // A helper that panicked searched nothing that counts.
+                let (done, nodes, stopped) = helper.join().unwrap_or_default();
+                searched.extend(done);
+                self.nodes += nodes;
+                aborted |= stopped;
+            }
+        });
+        if aborted && !split.cut.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        self.shared_out += searched.len() as u64;
+        searched
+    }
+
+    /// A thread's share of [`Self::share_out`]: children taken one at a time until
+    /// none is left, a fail-high calls everyone off, or the limits end the search.
+    fn take_moves(&mut self, split: &Split<'_>) -> Vec<Searched> {
+        let mut done = Vec::new();
+        loop {
+            let index = split.next.fetch_add(1, Ordering::Relaxed);
+            let Some(child) = split.children.get(index) else {
+                break;
+            };
+            let (depth, beta) = (split.depth, split.beta);
+            let alpha = split.alpha.load(Ordering::Relaxed);
+            let mut score = -self.pvs(child, depth, -alpha - 1, -alpha);
+            if score > alpha && score < beta && !self.aborted {
+                score = -self.pvs(child, depth, -beta, -score);
+            }
+            if self.aborted {
+                break;
+            }
+            done.push(Searched {
+                index,
+                score,
+                alpha,
+            });
+            if score > alpha {
+                split.alpha.fetch_max(score, Ordering::Relaxed);
+                if score >= beta {
+                    split.cut.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+        }
+        done
     }
 
     /// Iterative deepening over `depths`, with aspiration windows. Returns the best

@@ -60,9 +60,17 @@ pub fn endgames(count: u64, empties: u32) -> Vec<Position> {
 /// Nodes spent searching `board` to `depth` with a fresh 1 MiB table, one thread.
 #[must_use]
 pub fn nodes_at(board: &Board, depth: u32) -> u64 {
+    nodes_with(board, depth, 1)
+}
+
+/// Nodes spent searching `board` to `depth` with a fresh 1 MiB table on `threads`
+/// threads (a count that varies from run to run with more than one).
+#[must_use]
+pub fn nodes_with(board: &Board, depth: u32, threads: u32) -> u64 {
     let settings = Settings {
         hash_mib: 1,
         endgame_empties: 0,
+        threads,
     };
     let mut searcher = Searcher::new(Limits::depth(depth), &settings);
     let mut moves = root_moves(board);

@@ -1,10 +1,20 @@
-//! The transposition table: bounds on the score of boards already searched.
+//! The transposition table: bounds on the score of boards already searched, shared
+//! by the threads of a parallel search.
 //!
 //! Each entry keeps the whole board (`player`, `opponent`), so a probe never returns
 //! the entry of another board: two boards that share a slot only evict each other.
 //! Slots come in buckets of two: the first keeps the deeper result, the second the
 //! latest. An entry holds a lower and an upper bound, the depth they were searched to
 //! and the best move found (or [`NO_MOVE`]).
+//!
+//! Threads read and write the table without locks. A slot is three atomic words:
+//! the entry's data packed in one word, and each half of the board XOR a hash of
+//! that data (the lockless hashing of Hyatt and Mann). A write torn by another
+//! thread's write leaves words that do not decode to the probed board, so a probe
+//! sees a whole entry or none; a lost update only loses a bound. With one thread the
+//! table behaves exactly as a plain array of entries.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::games::othello::Board;
 
@@ -42,6 +52,75 @@ impl Entry {
     fn holds(&self, board: &Board) -> bool {
         self.player == board.player && self.opponent == board.opponent
     }
+
+    /// Everything but the board, in one word.
+    fn data(&self) -> u64 {
+        u64::from(self.lower as u16)
+            | u64::from(self.upper as u16) << 16
+            | u64::from(self.depth) << 32
+            | u64::from(self.best) << 40
+            | u64::from(self.age) << 48
+    }
+
+    fn from_words(player: u64, opponent: u64, data: u64) -> Entry {
+        Entry {
+            player,
+            opponent,
+            lower: data as u16 as i16,
+            upper: (data >> 16) as u16 as i16,
+            depth: (data >> 32) as u8,
+            best: (data >> 40) as u8,
+            age: (data >> 48) as u8,
+        }
+    }
+}
+
+/// Spreads the data word over all 64 bits, so that boards XOR two different data
+/// words never decode to a real board by accident.
+#[inline]
+fn scramble(data: u64) -> u64 {
+    let h = (data ^ data >> 29).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h ^ h >> 32
+}
+
+/// One slot: an [`Entry`] as three words (see the module notes).
+struct Slot {
+    player: AtomicU64,
+    opponent: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    fn new(entry: &Entry) -> Slot {
+        let data = entry.data();
+        let key = scramble(data);
+        Slot {
+            player: AtomicU64::new(entry.player ^ key),
+            opponent: AtomicU64::new(entry.opponent ^ key),
+            data: AtomicU64::new(data),
+        }
+    }
+
+    /// The entry as read now (its board fields are garbage if a write tore it).
+    #[inline]
+    fn load(&self) -> Entry {
+        let data = self.data.load(Ordering::Relaxed);
+        let key = scramble(data);
+        Entry::from_words(
+            self.player.load(Ordering::Relaxed) ^ key,
+            self.opponent.load(Ordering::Relaxed) ^ key,
+            data,
+        )
+    }
+
+    #[inline]
+    fn save(&self, entry: &Entry) {
+        let data = entry.data();
+        let key = scramble(data);
+        self.player.store(entry.player ^ key, Ordering::Relaxed);
+        self.opponent.store(entry.opponent ^ key, Ordering::Relaxed);
+        self.data.store(data, Ordering::Relaxed);
+    }
 }
 
 /// What a probe tells the search.
@@ -72,7 +151,7 @@ impl Hit {
 
 /// A fixed-size table of `2^bits` buckets of two entries.
 pub struct Table {
-    entries: Vec<Entry>,
+    slots: Vec<Slot>,
     mask: usize,
     age: u8,
 }
@@ -97,7 +176,7 @@ impl Table {
     #[must_use]
     pub fn with_mib(mib: u32) -> Table {
         let bytes = u64::from(mib.min(MAX_MIB)) * 1024 * 1024;
-        let bucket = 2 * std::mem::size_of::<Entry>() as u64;
+        let bucket = 2 * std::mem::size_of::<Slot>() as u64;
         let buckets = (bytes / bucket).max(1);
         Table::with_buckets(1 << (63 - buckets.leading_zeros()))
     }
@@ -113,13 +192,13 @@ impl Table {
         };
         // Memory that cannot be had halves the table rather than aborting.
         let mut buckets = buckets;
-        let mut entries = Vec::new();
-        while buckets > 1 && entries.try_reserve_exact(buckets * 2).is_err() {
+        let mut slots = Vec::new();
+        while buckets > 1 && slots.try_reserve_exact(buckets * 2).is_err() {
             buckets /= 2;
         }
-        entries.resize(buckets * 2, Entry::EMPTY);
+        slots.extend((0..buckets * 2).map(|_| Slot::new(&Entry::EMPTY)));
         Table {
-            entries,
+            slots,
             mask: buckets - 1,
             age: 0,
         }
@@ -140,8 +219,9 @@ impl Table {
     #[must_use]
     pub fn probe(&self, board: &Board) -> Option<Hit> {
         let i = self.bucket(board);
-        self.entries[i..i + 2]
+        self.slots[i..i + 2]
             .iter()
+            .map(Slot::load)
             .find(|e| e.holds(board))
             .map(|e| Hit {
                 lower: i32::from(e.lower),
@@ -154,38 +234,26 @@ impl Table {
     /// Stores the result of a search of `board` to `depth` with window
     /// (`alpha`, `beta`) that returned `score` with best move `best`.
     #[inline]
-    pub fn store(
-        &mut self,
-        board: &Board,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-        score: i32,
-        best: u8,
-    ) {
+    pub fn store(&self, board: &Board, depth: u32, alpha: i32, beta: i32, score: i32, best: u8) {
         let score = score.clamp(i32::from(i16::MIN) + 1, i32::from(i16::MAX) - 1) as i16;
         let depth = depth.min(255) as u8;
         let age = self.age;
         let i = self.bucket(board);
-        let slot = {
-            let pair = &self.entries[i..i + 2];
-            if pair[0].holds(board) {
-                i
-            } else if pair[1].holds(board) {
-                i + 1
-            } else if pair[0].age != age || depth >= pair[0].depth {
-                // The deep slot takes a deeper (or fresher) result; its old entry
-                // moves to the second slot.
-                self.entries[i + 1] = self.entries[i];
-                self.entries[i] = Entry::EMPTY;
-                i
-            } else {
-                i + 1
-            }
+        let pair = [self.slots[i].load(), self.slots[i + 1].load()];
+        let (slot, mut entry) = if pair[0].holds(board) {
+            (i, pair[0])
+        } else if pair[1].holds(board) {
+            (i + 1, pair[1])
+        } else if pair[0].age != age || depth >= pair[0].depth {
+            // The deep slot takes a deeper (or fresher) result; its old entry
+            // moves to the second slot.
+            self.slots[i + 1].save(&pair[0]);
+            (i, Entry::EMPTY)
+        } else {
+            (i + 1, pair[1])
         };
-        let entry = &mut self.entries[slot];
         if !entry.holds(board) || entry.depth != depth {
-            *entry = Entry {
+            entry = Entry {
                 player: board.player,
                 opponent: board.opponent,
                 depth,
@@ -203,6 +271,7 @@ impl Table {
         if best < NO_MOVE {
             entry.best = best;
         }
+        self.slots[slot].save(&entry);
     }
 }
 
@@ -219,7 +288,7 @@ mod tests {
 
     #[test]
     fn a_one_bucket_table_never_confuses_boards() {
-        let mut table = Table::with_buckets(1);
+        let table = Table::with_buckets(1);
         for n in 1..50u64 {
             table.store(&board(n), 5, -100, 100, n as i32, (n % 64) as u8);
             let hit = table.probe(&board(n)).expect("just stored");
@@ -231,8 +300,83 @@ mod tests {
     }
 
     #[test]
+    fn a_slot_torn_between_two_writes_holds_neither_board() {
+        // Every mix of the words of two entries (what a reader can see while another
+        // thread overwrites the slot) decodes to neither board.
+        let entry = |n: u64, score: i16| Entry {
+            player: board(n).player,
+            opponent: board(n).opponent,
+            lower: score,
+            upper: score,
+            depth: 3,
+            best: 5,
+            age: 0,
+        };
+        let (a, b) = (entry(5, 10), entry(5 | 1 << 20, -10));
+        let (old, new) = (Slot::new(&a), Slot::new(&b));
+        let words = |slot: &Slot| {
+            [
+                slot.player.load(Ordering::Relaxed),
+                slot.opponent.load(Ordering::Relaxed),
+                slot.data.load(Ordering::Relaxed),
+            ]
+        };
+        let (x, y) = (words(&old), words(&new));
+        for mask in 1..7 {
+            let pick = |i: usize| if mask >> i & 1 == 1 { y[i] } else { x[i] };
+            let torn = Slot {
+                player: AtomicU64::new(pick(0)),
+                opponent: AtomicU64::new(pick(1)),
+                data: AtomicU64::new(pick(2)),
+            };
+            let seen = torn.load();
+            for e in [a, b] {
+                let held = Board {
+                    player: e.player,
+                    opponent: e.opponent,
+                };
+                assert!(!seen.holds(&held), "mix {mask} reads as {e:?}");
+            }
+        }
+        assert_eq!(old.load(), a);
+        assert_eq!(new.load(), b);
+    }
+
+    #[test]
+    fn threads_sharing_one_bucket_only_ever_read_whole_entries() {
+        // Four threads write and read 64 boards through one bucket, each stored with
+        // a score and move made from its board: a torn entry would show up as a hit
+        // whose data belongs to another board.
+        let table = Table::with_buckets(1);
+        let data = |n: u64| (n as i32 * 7 - 200, (n % 64) as u8);
+        let hits = std::sync::atomic::AtomicU64::new(0);
+        let start = std::sync::Barrier::new(4);
+        std::thread::scope(|scope| {
+            for t in 0..4u64 {
+                let (table, hits, start) = (&table, &hits, &start);
+                scope.spawn(move || {
+                    start.wait();
+                    for round in 0..200_000u64 {
+                        let n = 1 + (round * 5 + t * 17) % 64;
+                        let (score, best) = data(n);
+                        table.store(&board(n), 4, -1000, 1000, score, best);
+                        let m = 1 + (round * 3 + t) % 64;
+                        if let Some(hit) = table.probe(&board(m)) {
+                            let (score, best) = data(m);
+                            assert_eq!((hit.lower, hit.upper), (score, score), "board {m}");
+                            assert_eq!(hit.best, Some(u32::from(best)), "board {m}");
+                            hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        assert!(hits.into_inner() > 0, "some probes hit");
+    }
+
+    #[test]
     fn bounds_follow_the_window() {
-        let mut table = Table::with_buckets(4);
+        let table = Table::with_buckets(4);
         let b = board(7);
         table.store(&b, 3, 0, 10, -4, NO_MOVE);
         let hit = table.probe(&b).expect("stored");

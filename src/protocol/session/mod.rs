@@ -399,6 +399,7 @@ impl Session {
                 .think_time(color, moves_left)
                 .map(|budget| started + budget),
             stop: Some(stop),
+            cancel: None,
         }
     }
 
