@@ -94,10 +94,10 @@ fn bench_ffo(plan: &Plan<'_>, first: u32, last: u32) -> Result<()> {
         threads: plan.threads,
     };
     println!(
-        "{:>4} {:>7} {:>10} {:>14} {:>10} {:>5} {:>6} {:>6}  match",
-        "ffo", "empties", "seconds", "nodes", "M nodes/s", "move", "score", "known"
+        "{:>4} {:>7} {:>10} {:>14} {:>14} {:>10} {:>5} {:>6} {:>6}  match",
+        "ffo", "empties", "seconds", "nodes", "span", "M nodes/s", "move", "score", "known"
     );
-    let (mut total_nodes, mut total_seconds, mut matched) = (0u64, 0f64, 0);
+    let (mut total_nodes, mut total_span, mut total_seconds, mut matched) = (0u64, 0u64, 0f64, 0);
     for problem in &problems {
         let started = Instant::now();
         let Some(result) = solve(&problem.position, Limits::depth(64), &settings) else {
@@ -121,13 +121,15 @@ fn bench_ffo(plan: &Plan<'_>, first: u32, last: u32) -> Result<()> {
         let ok = known == Some(score) && move_ok;
         matched += usize::from(ok);
         total_nodes += result.nodes;
+        total_span += result.span;
         total_seconds += seconds;
         println!(
-            "{:>4} {:>7} {:>10.3} {:>14} {:>10.1} {:>5} {:>+6} {:>+6}  {}",
+            "{:>4} {:>7} {:>10.3} {:>14} {:>14} {:>10.1} {:>5} {:>+6} {:>+6}  {}",
             problem.number,
             problem.position.board().empty().count_ones(),
             seconds,
             result.nodes,
+            result.span,
             result.nodes as f64 / seconds.max(1e-9) / 1e6,
             mv,
             score,
@@ -136,7 +138,7 @@ fn bench_ffo(plan: &Plan<'_>, first: u32, last: u32) -> Result<()> {
         );
     }
     println!(
-        "FFO #{first}-#{last}: {matched}/{} exact, {total_nodes} nodes, {total_seconds:.3} s, {:.1} M nodes/s",
+        "FFO #{first}-#{last}: {matched}/{} exact, {total_nodes} nodes (span {total_span}), {total_seconds:.3} s, {:.1} M nodes/s",
         problems.len(),
         total_nodes as f64 / total_seconds.max(1e-9) / 1e6
     );

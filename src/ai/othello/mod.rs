@@ -36,6 +36,9 @@ pub struct SearchResult {
     pub depth: u32,
     /// Positions visited.
     pub nodes: u64,
+    /// The nodes of the longest chain of work across threads (`nodes` on one
+    /// thread): what the search takes the time of on idle cores.
+    pub span: u64,
 }
 
 fn place(square: u32) -> Move {
@@ -94,6 +97,7 @@ fn forced(position: &Position) -> Option<Option<SearchResult>> {
         score: Score::Estimate(0),
         depth: 0,
         nodes: 1,
+        span: 1,
     }))
 }
 
@@ -150,6 +154,7 @@ pub fn search_with(
         score: score_at(score, depth, empties),
         depth,
         nodes: searcher.nodes,
+        span: searcher.nodes - searcher.overlap,
     })
 }
 

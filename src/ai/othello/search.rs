@@ -18,15 +18,16 @@
 //! the full window (splitting its own first move in turn), then the threads take
 //! the other moves one at a time from a shared counter and search them with a null
 //! window on the best score so far, all through the same transposition tables. A
-//! move that fails high calls the others off. One thread runs exactly the
-//! sequential search.
+//! move that fails high calls the others off and is searched again with the full
+//! window as the new principal line (split in turn); then the rest is shared out
+//! again. One thread runs exactly the sequential search.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::endgame::{self, Solver};
 use super::eval::{DISC, evaluate};
-use super::tt::{NO_MOVE, Table};
+use super::tt::{Hit, NO_MOVE, Table};
 use crate::ai::Limits;
 use crate::games::othello::Board;
 use crate::games::othello::bitboard::flips;
@@ -121,8 +122,10 @@ pub struct RootMove {
 pub struct Searcher<'a> {
     pub nodes: u64,
     pub aborted: bool,
-    /// Moves searched by the threads of split nodes (0 on one thread).
-    pub shared_out: u64,
+    /// Nodes searched beside a longer share of another thread at split nodes (0 on
+    /// one thread): `nodes − overlap` is the span, the nodes of the longest chain of
+    /// work, which idle cores would take the time of at one thread's speed.
+    pub overlap: u64,
     limits: Limits<'a>,
     countdown: u32,
     tt: Arc<Table>,
@@ -134,18 +137,65 @@ pub struct Searcher<'a> {
     threads: u32,
 }
 
-/// What the threads of a split node share: the children, the next one to take, the
-/// best score so far and the flag that calls them off after a fail-high.
+/// What the threads of a round of a split node share: the children, the next one
+/// to take, the null window and the flag that calls them off after a fail-high.
 struct Split<'m> {
     children: &'m [Board],
+    /// The indices of the children to search.
+    pending: &'m [usize],
     depth: u32,
-    beta: i32,
+    alpha: i32,
+    /// The next entry of `pending` to take.
     next: AtomicUsize,
-    alpha: AtomicI32,
-    cut: AtomicBool,
+    /// Raised when a child failed high.
+    high: AtomicBool,
+    /// Per thread: its stop flag (raised for all by a fail-high, for a helper when
+    /// the search it helps ends), the child it searches and the thread it helps
+    /// ([`IDLE`] when none).
+    stops: Vec<AtomicBool>,
+    working: Vec<AtomicUsize>,
+    helping: Vec<AtomicUsize>,
 }
 
-/// See [`Searcher::enter`].
+/// No child, no thread: an entry of [`Split::working`] or [`Split::helping`].
+const IDLE: usize = usize::MAX;
+
+impl Split<'_> {
+    /// Calls every thread off.
+    fn stop_all(&self) {
+        for stop in &self.stops {
+            stop.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+/// What a node learns before it searches, from `hit` (its table entry, in search
+/// units): the table's cut-off or the game's end, a forced pass, or its moves with
+/// the table's move to try first.
+#[inline]
+fn enter(board: &Board, hit: Option<Hit>, depth: u32, alpha: i32, beta: i32) -> Entered {
+    let mut first = None;
+    if let Some(hit) = hit {
+        if hit.depth >= depth
+            && let Some(score) = hit.cutoff(alpha, beta)
+        {
+            return Entered::Done(score);
+        }
+        first = hit.best;
+    }
+    let moves = board.moves();
+    if moves != 0 {
+        return Entered::Moves(moves, first);
+    }
+    let passed = board.passed();
+    if passed.moves() == 0 {
+        Entered::Done(endgame::final_score(board) * DISC)
+    } else {
+        Entered::Pass(passed)
+    }
+}
+
+/// See [`enter`].
 enum Entered {
     /// The node's score (a table cut-off or the end of the game).
     Done(i32),
@@ -199,7 +249,7 @@ impl<'a> Searcher<'a> {
         Searcher {
             nodes: 0,
             aborted: false,
-            shared_out: 0,
+            overlap: 0,
             limits,
             countdown: CHECK_EVERY,
             tt,
@@ -252,7 +302,7 @@ impl<'a> Searcher<'a> {
         if depth == 0 {
             return evaluate(board);
         }
-        let (moves, first) = match self.enter(board, depth, alpha, beta) {
+        let (moves, first) = match enter(board, self.tt.probe(board), depth, alpha, beta) {
             Entered::Done(score) => return score,
             Entered::Pass(passed) => return -self.pvs(&passed, depth, -beta, -alpha),
             Entered::Moves(moves, first) => (moves, first),
@@ -289,31 +339,6 @@ impl<'a> Searcher<'a> {
         self.tt
             .store(board, depth, original_alpha, beta, best, best_square);
         best
-    }
-
-    /// What a node learns before it searches: the table's cut-off or the game's
-    /// end, a forced pass, or its moves with the table's move to try first.
-    #[inline]
-    fn enter(&self, board: &Board, depth: u32, alpha: i32, beta: i32) -> Entered {
-        let mut first = None;
-        if let Some(hit) = self.tt.probe(board) {
-            if hit.depth >= depth
-                && let Some(score) = hit.cutoff(alpha, beta)
-            {
-                return Entered::Done(score);
-            }
-            first = hit.best;
-        }
-        let moves = board.moves();
-        if moves != 0 {
-            return Entered::Moves(moves, first);
-        }
-        let passed = board.passed();
-        if passed.moves() == 0 {
-            Entered::Done(endgame::final_score(board) * DISC)
-        } else {
-            Entered::Pass(passed)
-        }
     }
 
     /// Sorts the moves of `board` into the list of `depth`, best first, and returns
@@ -414,7 +439,7 @@ impl<'a> Searcher<'a> {
             return first;
         }
         let children: Vec<Board> = moves.iter().map(|m| m.next).collect();
-        let mut searched = self.share_out(&children, depth - 1, alpha.max(first), beta);
+        let mut searched = self.search_rest(&children, depth - 1, alpha.max(first), beta);
         searched.push(Searched {
             index: 0,
             score: first,
@@ -467,9 +492,17 @@ impl<'a> Searcher<'a> {
         if self.tick() {
             return 0;
         }
-        // Exact nodes are never stored in this table (the solver has its own), so
-        // only midgame entries cut here; any entry lends its move.
-        let (moves, first) = match self.enter(board, depth, alpha, beta) {
+        // Exact nodes read and write the solver's table (in discs).
+        let hit = if exact {
+            self.end_tt.probe(board).map(|hit| Hit {
+                lower: hit.lower * DISC,
+                upper: hit.upper * DISC,
+                ..hit
+            })
+        } else {
+            self.tt.probe(board)
+        };
+        let (moves, first) = match enter(board, hit, depth, alpha, beta) {
             Entered::Done(score) => return score,
             Entered::Pass(passed) => return -self.split_pvs(&passed, depth, -beta, -alpha),
             Entered::Moves(moves, first) => (moves, first),
@@ -485,7 +518,7 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         if best < beta && count > 1 {
-            let mut searched = self.share_out(&children, depth - 1, alpha.max(best), beta);
+            let mut searched = self.search_rest(&children, depth - 1, alpha.max(best), beta);
             if self.aborted {
                 return 0;
             }
@@ -497,85 +530,153 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        if !exact {
+        if exact {
+            let (low, high) = (alpha.div_euclid(DISC), (beta + DISC - 1).div_euclid(DISC));
+            self.end_tt
+                .store(board, empties, low, high, best / DISC, best_square as u8);
+        } else {
             self.tt
                 .store(board, depth, alpha, beta, best, best_square as u8);
         }
         best
     }
 
-    /// Searches `children[1..]` to `depth` on every thread with null windows on the
-    /// best score so far (`alpha` to start with), re-searching fail-highs inside
-    /// (`alpha`, `beta`). Returns what finished; sets `aborted` when the limits ended
-    /// the search (a fail-high at or above `beta` only calls the threads off).
-    fn share_out(
+    /// The moves after the first of a split node: `children[1..]` searched to
+    /// `depth` with null windows on `alpha` by every thread ([`Self::share_out`]).
+    /// A move that fails high stops the round: this thread searches it again with
+    /// the window (its bound, `beta`) by [`Self::split_pvs`], so the split follows
+    /// the new principal line, raises `alpha` and shares out what is left. Returns
+    /// every finished search (re-searched moves with their new score); stops at a
+    /// score at or above `beta`, or when `aborted` is set.
+    fn search_rest(
         &mut self,
         children: &[Board],
         depth: u32,
-        alpha: i32,
+        mut alpha: i32,
         beta: i32,
     ) -> Vec<Searched> {
+        let mut pending: Vec<usize> = (1..children.len()).collect();
+        let mut results = Vec::new();
+        while !pending.is_empty() {
+            let done = self.share_out(children, &pending, depth, alpha);
+            if self.aborted {
+                break;
+            }
+            // The highest fail-high is searched again; other fail-highs wait for
+            // the next round, with the raised alpha.
+            let high = done
+                .iter()
+                .copied()
+                .filter(|s| s.score > s.alpha && s.score < beta)
+                .reduce(|a, b| if b.score > a.score { b } else { a });
+            for s in done {
+                if s.score <= s.alpha || s.score >= beta {
+                    pending.retain(|&i| i != s.index);
+                    results.push(s);
+                }
+            }
+            if results.iter().any(|s| s.score >= beta) {
+                break;
+            }
+            // Without a fail-high every pending move has finished.
+            let Some(high) = high else { break };
+            let score = -self.split_pvs(&children[high.index], depth, -beta, -high.score);
+            if self.aborted {
+                break;
+            }
+            pending.retain(|&i| i != high.index);
+            results.push(Searched { score, ..high });
+            alpha = alpha.max(score);
+            if score >= beta {
+                break;
+            }
+        }
+        results
+    }
+
+    /// One round of [`Self::search_rest`]: the `pending` children taken one at a
+    /// time by every thread, each searched to `depth` with a null window on `alpha`,
+    /// until none is left or one fails high. Returns what finished; sets `aborted`
+    /// when the limits ended the search (a fail-high only calls the threads off).
+    fn share_out(
+        &mut self,
+        children: &[Board],
+        pending: &[usize],
+        depth: u32,
+        alpha: i32,
+    ) -> Vec<Searched> {
+        let threads = self.threads as usize;
         let split = Split {
             children,
+            pending,
             depth,
-            beta,
-            next: AtomicUsize::new(1),
-            alpha: AtomicI32::new(alpha),
-            cut: AtomicBool::new(false),
+            alpha,
+            next: AtomicUsize::new(0),
+            high: AtomicBool::new(false),
+            stops: (0..threads).map(|_| AtomicBool::new(false)).collect(),
+            working: (0..threads).map(|_| AtomicUsize::new(IDLE)).collect(),
+            helping: (0..threads).map(|_| AtomicUsize::new(IDLE)).collect(),
         };
-        let limits = Limits {
-            cancel: Some(&split.cut),
-            ..self.limits
+        let base = self.limits;
+        let limits = |me: usize| Limits {
+            cancel: split.stops.get(me),
+            ..base
         };
         let mut searched = Vec::new();
         let mut aborted = false;
         std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..self.threads)
-                .map(|_| {
-                    let mut helper = self.worker(limits);
+            let helpers: Vec<_> = (1..threads)
+                .map(|me| {
+                    let mut helper = self.worker(limits(me));
                     let split = &split;
                     scope.spawn(move || {
-                        let done = helper.take_moves(split);
+                        let done = helper.take_moves(split, me);
                         (done, helper.nodes, helper.aborted)
                     })
                 })
                 .collect();
-            let mut main = self.worker(limits);
-            searched.extend(main.take_moves(&split));
-            self.nodes += main.nodes;
+            let mut main = self.worker(limits(0));
+            searched.extend(main.take_moves(&split, 0));
+            let (mut total, mut longest) = (main.nodes, main.nodes);
             aborted |= main.aborted;
             for helper in helpers {
                 // A helper that panicked searched nothing that counts.
                 let (done, nodes, stopped) = helper.join().unwrap_or_default();
                 searched.extend(done);
-                self.nodes += nodes;
+                total += nodes;
+                longest = longest.max(nodes);
                 aborted |= stopped;
             }
+            self.nodes += total;
+            self.overlap += total - longest;
         });
-        if aborted && !split.cut.load(Ordering::Relaxed) {
+        if aborted && !split.high.load(Ordering::SeqCst) {
             self.aborted = true;
         }
-        self.shared_out += searched.len() as u64;
         searched
     }
 
-    /// A thread's share of [`Self::share_out`]: children taken one at a time until
-    /// none is left, a fail-high calls everyone off, or the limits end the search.
-    fn take_moves(&mut self, split: &Split<'_>) -> Vec<Searched> {
+    /// Thread `me`'s share of [`Self::share_out`]: children taken one at a time
+    /// until none is left, one fails high (which calls everyone off), or the limits
+    /// end the search; then it helps a thread still at work ([`Self::help`]).
+    fn take_moves(&mut self, split: &Split<'_>, me: usize) -> Vec<Searched> {
         let mut done = Vec::new();
+        let alpha = split.alpha;
         loop {
-            let index = split.next.fetch_add(1, Ordering::Relaxed);
-            let Some(child) = split.children.get(index) else {
+            let next = split.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&index) = split.pending.get(next) else {
                 break;
             };
-            let (depth, beta) = (split.depth, split.beta);
-            let alpha = split.alpha.load(Ordering::Relaxed);
-            let mut score = -self.pvs(child, depth, -alpha - 1, -alpha);
-            if score > alpha && score < beta && !self.aborted {
-                score = -self.pvs(child, depth, -beta, -score);
+            split.working[me].store(index, Ordering::SeqCst);
+            let score = -self.pvs(&split.children[index], split.depth, -alpha - 1, -alpha);
+            split.working[me].store(IDLE, Ordering::SeqCst);
+            for (helper, helped) in split.helping.iter().enumerate() {
+                if helped.load(Ordering::SeqCst) == me {
+                    split.stops[helper].store(true, Ordering::SeqCst);
+                }
             }
             if self.aborted {
-                break;
+                return done;
             }
             done.push(Searched {
                 index,
@@ -583,14 +684,70 @@ impl<'a> Searcher<'a> {
                 alpha,
             });
             if score > alpha {
-                split.alpha.fetch_max(score, Ordering::Relaxed);
-                if score >= beta {
-                    split.cut.store(true, Ordering::Relaxed);
-                    break;
-                }
+                split.high.store(true, Ordering::SeqCst);
+                split.stop_all();
+                return done;
             }
         }
+        for owner in (0..split.working.len()).filter(|&o| o != me) {
+            let index = split.working[owner].load(Ordering::SeqCst);
+            if index == IDLE {
+                continue;
+            }
+            // Registered first, then checked again: either this thread sees the
+            // owner done, or the owner sees this thread and stops it when done.
+            split.helping[me].store(owner, Ordering::SeqCst);
+            if split.working[owner].load(Ordering::SeqCst) == index {
+                self.help(&split.children[index], split.depth, -alpha - 1, -alpha);
+            }
+            split.helping[me].store(IDLE, Ordering::SeqCst);
+            // Called off because the owner finished: only the limits count.
+            self.aborted = self.limits.ended();
+            break;
+        }
         done
+    }
+
+    /// Helps another thread that searches `board` to `depth` with the window
+    /// (`alpha`, `beta`). The owner most often refutes `board` with its first moves,
+    /// each of whose replies must then all be searched: so this thread takes the
+    /// moves of `board` first to last like the owner, and for each searches its
+    /// replies last to first with the owner's windows, then the move itself, which
+    /// the table then mostly answers. The owner, going first to last, finds what this
+    /// thread finished in the shared tables. Its scores are not used; the owner's
+    /// stop ends it.
+    fn help(&mut self, board: &Board, depth: u32, alpha: i32, beta: i32) {
+        let moves = board.moves();
+        if depth < 2 || moves == 0 {
+            return;
+        }
+        let count = self.ordered(board, moves, depth, None);
+        let children: Vec<Board> = self.lists[depth as usize][..count]
+            .iter()
+            .map(|&(_, _, next)| next)
+            .collect();
+        for child in &children {
+            // The child's window is (-beta, -alpha), its replies' (alpha, beta).
+            let replies = child.moves();
+            if replies != 0 {
+                let count = self.ordered(child, replies, depth - 1, None);
+                let replies: Vec<Board> = self.lists[depth as usize - 1][..count]
+                    .iter()
+                    .rev()
+                    .map(|&(_, _, next)| next)
+                    .collect();
+                for reply in &replies {
+                    let _ = self.pvs(reply, depth - 2, alpha, beta);
+                    if self.aborted {
+                        return;
+                    }
+                }
+            }
+            let _ = self.pvs(child, depth - 1, -beta, -alpha);
+            if self.aborted {
+                return;
+            }
+        }
     }
 
     /// Iterative deepening over `depths`, with aspiration windows. Returns the best
