@@ -148,15 +148,15 @@ fn bench_ffo(plan: &Plan<'_>, first: u32, last: u32) -> Result<()> {
 fn bench_midgame(depth: u32, threads: u32) {
     let positions = signature::positions(signature::POSITIONS);
     let started = Instant::now();
-    let nodes: u64 = positions
+    let (nodes, span) = positions
         .iter()
-        .map(|p| signature::nodes_with(&p.board(), depth, threads))
-        .sum();
+        .map(|p| signature::work_with(&p.board(), depth, threads))
+        .fold((0, 0), |(n, s), (nodes, span)| (n + nodes, s + span));
     let seconds = started.elapsed().as_secs_f64();
     let signature = if threads == 1 {
         format!(" (signature {nodes})")
     } else {
-        String::new()
+        format!(" (span {span})")
     };
     println!(
         "midgame: {} positions at depth {depth}: {nodes} nodes in {seconds:.3} s, {:.2} M nodes/s{signature}",
