@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::endgame::{self, Solver};
 use super::eval::{DISC, evaluate};
-use super::tt::{Hit, NO_MOVE, Table};
+use super::tt::{Access, Hit, NO_MOVE, Table};
 use crate::ai::Limits;
 use crate::games::othello::Board;
 use crate::games::othello::bitboard::flips;
@@ -217,12 +217,13 @@ struct Searched {
 impl<'a> Searcher<'a> {
     #[must_use]
     pub fn new(limits: Limits<'a>, settings: &Settings) -> Searcher<'a> {
-        Searcher::on_tables(
-            limits,
-            Arc::new(Table::with_mib(settings.hash_mib)),
-            Arc::new(Table::with_mib(settings.hash_mib.div_ceil(4))),
-            settings.threads,
-        )
+        let (mib, end_mib) = (settings.hash_mib, settings.hash_mib.div_ceil(4));
+        let (tt, end_tt) = if settings.threads > 1 {
+            (Table::shared_with_mib(mib), Table::shared_with_mib(end_mib))
+        } else {
+            (Table::with_mib(mib), Table::with_mib(end_mib))
+        };
+        Searcher::on_tables(limits, Arc::new(tt), Arc::new(end_tt), settings.threads)
     }
 
     /// A searcher on given tables (tests force collisions with tiny ones).
@@ -231,21 +232,30 @@ impl<'a> Searcher<'a> {
         Searcher::on_tables(limits, Arc::new(tt), Arc::new(end_tt), 1)
     }
 
-    /// The same searcher with `threads` threads at the root (at least 1).
+    /// The same fresh searcher with `threads` threads (at least 1); its tables
+    /// are made shared for more than one.
     #[must_use]
     pub fn with_threads(self, threads: u32) -> Searcher<'a> {
-        Searcher {
-            threads: threads.max(1),
-            ..self
-        }
+        Searcher::on_tables(self.limits, self.tt, self.end_tt, threads)
     }
 
+    /// A searcher on `tt` and `end_tt` with `threads` threads: more than one only
+    /// on tables that are shared or can be made so (not lent to another searcher).
     fn on_tables(
         limits: Limits<'a>,
-        tt: Arc<Table>,
-        end_tt: Arc<Table>,
+        mut tt: Arc<Table>,
+        mut end_tt: Arc<Table>,
         threads: u32,
     ) -> Searcher<'a> {
+        let mut threads = threads.max(1);
+        for table in [&mut tt, &mut end_tt] {
+            if threads > 1 && table.access() == Access::Exclusive {
+                match Arc::get_mut(table) {
+                    Some(table) => table.share(),
+                    None => threads = 1,
+                }
+            }
+        }
         Searcher {
             nodes: 0,
             aborted: false,
@@ -255,7 +265,7 @@ impl<'a> Searcher<'a> {
             tt,
             end_tt,
             lists: Vec::new(),
-            threads: threads.max(1),
+            threads,
         }
     }
 

@@ -7,12 +7,14 @@
 //! latest. An entry holds a lower and an upper bound, the depth they were searched to
 //! and the best move found (or [`NO_MOVE`]).
 //!
-//! Threads read and write the table without locks. A slot is three atomic words:
-//! the entry's data packed in one word, and each half of the board XOR a hash of
-//! that data (the lockless hashing of Hyatt and Mann). A write torn by another
-//! thread's write leaves words that do not decode to the probed board, so a probe
-//! sees a whole entry or none; a lost update only loses a bound. With one thread the
-//! table behaves exactly as a plain array of entries.
+//! A slot is three atomic words: each half of the board and the entry's data packed
+//! in one word. A table for one thread ([`Access::Exclusive`], the default) stores
+//! them as they are. A shared table ([`Access::Shared`]) is read and written by
+//! several threads without locks: each half of the board is stored XOR a hash of
+//! the data (the lockless hashing of Hyatt and Mann), so the words of a write torn
+//! by another thread's write do not decode to the probed board, and a probe sees a
+//! whole entry or none; a lost update only loses a bound. Either way the table
+//! behaves, for one thread, exactly as a plain array of entries.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -83,6 +85,26 @@ fn scramble(data: u64) -> u64 {
     h ^ h >> 32
 }
 
+/// Who may use a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// One thread at a time: entries stored as they are.
+    Exclusive,
+    /// Several threads at once: entries checked against torn writes.
+    Shared,
+}
+
+impl Access {
+    /// What the board words of an entry with `data` are stored XOR.
+    #[inline]
+    fn key(self, data: u64) -> u64 {
+        match self {
+            Access::Exclusive => 0,
+            Access::Shared => scramble(data),
+        }
+    }
+}
+
 /// One slot: an [`Entry`] as three words (see the module notes).
 struct Slot {
     player: AtomicU64,
@@ -91,9 +113,9 @@ struct Slot {
 }
 
 impl Slot {
-    fn new(entry: &Entry) -> Slot {
+    fn new(entry: &Entry, access: Access) -> Slot {
         let data = entry.data();
-        let key = scramble(data);
+        let key = access.key(data);
         Slot {
             player: AtomicU64::new(entry.player ^ key),
             opponent: AtomicU64::new(entry.opponent ^ key),
@@ -103,9 +125,9 @@ impl Slot {
 
     /// The entry as read now (its board fields are garbage if a write tore it).
     #[inline]
-    fn load(&self) -> Entry {
+    fn load(&self, access: Access) -> Entry {
         let data = self.data.load(Ordering::Relaxed);
-        let key = scramble(data);
+        let key = access.key(data);
         Entry::from_words(
             self.player.load(Ordering::Relaxed) ^ key,
             self.opponent.load(Ordering::Relaxed) ^ key,
@@ -114,9 +136,9 @@ impl Slot {
     }
 
     #[inline]
-    fn save(&self, entry: &Entry) {
+    fn save(&self, entry: &Entry, access: Access) {
         let data = entry.data();
-        let key = scramble(data);
+        let key = access.key(data);
         self.player.store(entry.player ^ key, Ordering::Relaxed);
         self.opponent.store(entry.opponent ^ key, Ordering::Relaxed);
         self.data.store(data, Ordering::Relaxed);
@@ -154,6 +176,7 @@ pub struct Table {
     slots: Vec<Slot>,
     mask: usize,
     age: u8,
+    access: Access,
 }
 
 /// A well-mixed hash of a board (a multiply-xorshift of both sets).
@@ -171,20 +194,51 @@ pub fn hash(board: &Board) -> u64 {
 }
 
 impl Table {
-    /// A table of about `mib` MiB, at most [`MAX_MIB`] (rounded down to a power of two
-    /// buckets; at least one bucket).
+    /// A table for one thread of about `mib` MiB, at most [`MAX_MIB`] (rounded down
+    /// to a power of two buckets; at least one bucket).
     #[must_use]
     pub fn with_mib(mib: u32) -> Table {
+        Table::build(Table::buckets_in(mib), Access::Exclusive)
+    }
+
+    /// A table of about `mib` MiB for several threads at once.
+    #[must_use]
+    pub fn shared_with_mib(mib: u32) -> Table {
+        Table::build(Table::buckets_in(mib), Access::Shared)
+    }
+
+    fn buckets_in(mib: u32) -> usize {
         let bytes = u64::from(mib.min(MAX_MIB)) * 1024 * 1024;
         let bucket = 2 * std::mem::size_of::<Slot>() as u64;
         let buckets = (bytes / bucket).max(1);
-        Table::with_buckets(1 << (63 - buckets.leading_zeros()))
+        1 << (63 - buckets.leading_zeros())
     }
 
-    /// A table of `buckets` buckets (a power of two, at least 1; other values are
-    /// rounded down). Tiny tables force collisions in tests.
+    /// A table for one thread of `buckets` buckets (a power of two, at least 1; other
+    /// values are rounded down). Tiny tables force collisions in tests.
     #[must_use]
     pub fn with_buckets(buckets: usize) -> Table {
+        Table::build(buckets, Access::Exclusive)
+    }
+
+    /// Makes the table safe to share between threads, keeping its entries.
+    pub fn share(&mut self) {
+        if self.access == Access::Shared {
+            return;
+        }
+        for slot in &self.slots {
+            slot.save(&slot.load(Access::Exclusive), Access::Shared);
+        }
+        self.access = Access::Shared;
+    }
+
+    /// Who may use the table.
+    #[must_use]
+    pub fn access(&self) -> Access {
+        self.access
+    }
+
+    fn build(buckets: usize, access: Access) -> Table {
         let buckets = if buckets <= 1 {
             1
         } else {
@@ -196,11 +250,12 @@ impl Table {
         while buckets > 1 && slots.try_reserve_exact(buckets * 2).is_err() {
             buckets /= 2;
         }
-        slots.extend((0..buckets * 2).map(|_| Slot::new(&Entry::EMPTY)));
+        slots.extend((0..buckets * 2).map(|_| Slot::new(&Entry::EMPTY, access)));
         Table {
             slots,
             mask: buckets - 1,
             age: 0,
+            access,
         }
     }
 
@@ -221,7 +276,7 @@ impl Table {
         let i = self.bucket(board);
         self.slots[i..i + 2]
             .iter()
-            .map(Slot::load)
+            .map(|slot| slot.load(self.access))
             .find(|e| e.holds(board))
             .map(|e| Hit {
                 lower: i32::from(e.lower),
@@ -239,7 +294,8 @@ impl Table {
         let depth = depth.min(255) as u8;
         let age = self.age;
         let i = self.bucket(board);
-        let pair = [self.slots[i].load(), self.slots[i + 1].load()];
+        let access = self.access;
+        let pair = [self.slots[i].load(access), self.slots[i + 1].load(access)];
         let (slot, mut entry) = if pair[0].holds(board) {
             (i, pair[0])
         } else if pair[1].holds(board) {
@@ -247,7 +303,7 @@ impl Table {
         } else if pair[0].age != age || depth >= pair[0].depth {
             // The deep slot takes a deeper (or fresher) result; its old entry
             // moves to the second slot.
-            self.slots[i + 1].save(&pair[0]);
+            self.slots[i + 1].save(&pair[0], access);
             (i, Entry::EMPTY)
         } else {
             (i + 1, pair[1])
@@ -271,7 +327,7 @@ impl Table {
         if best < NO_MOVE {
             entry.best = best;
         }
-        self.slots[slot].save(&entry);
+        self.slots[slot].save(&entry, access);
     }
 }
 
@@ -313,7 +369,7 @@ mod tests {
             age: 0,
         };
         let (a, b) = (entry(5, 10), entry(5 | 1 << 20, -10));
-        let (old, new) = (Slot::new(&a), Slot::new(&b));
+        let (old, new) = (Slot::new(&a, Access::Shared), Slot::new(&b, Access::Shared));
         let words = |slot: &Slot| {
             [
                 slot.player.load(Ordering::Relaxed),
@@ -329,7 +385,7 @@ mod tests {
                 opponent: AtomicU64::new(pick(1)),
                 data: AtomicU64::new(pick(2)),
             };
-            let seen = torn.load();
+            let seen = torn.load(Access::Shared);
             for e in [a, b] {
                 let held = Board {
                     player: e.player,
@@ -338,8 +394,8 @@ mod tests {
                 assert!(!seen.holds(&held), "mix {mask} reads as {e:?}");
             }
         }
-        assert_eq!(old.load(), a);
-        assert_eq!(new.load(), b);
+        assert_eq!(old.load(Access::Shared), a);
+        assert_eq!(new.load(Access::Shared), b);
     }
 
     #[test]
@@ -347,7 +403,8 @@ mod tests {
         // Four threads write and read 64 boards through one bucket, each stored with
         // a score and move made from its board: a torn entry would show up as a hit
         // whose data belongs to another board.
-        let table = Table::with_buckets(1);
+        let mut table = Table::with_buckets(1);
+        table.share();
         let data = |n: u64| (n as i32 * 7 - 200, (n % 64) as u8);
         let hits = std::sync::atomic::AtomicU64::new(0);
         let start = std::sync::Barrier::new(4);
@@ -372,6 +429,23 @@ mod tests {
             }
         });
         assert!(hits.into_inner() > 0, "some probes hit");
+    }
+
+    #[test]
+    fn a_shared_table_keeps_the_entries_it_had() {
+        let mut table = Table::with_buckets(8);
+        for n in 1..6u64 {
+            table.store(&board(n), 3, -100, 100, n as i32, n as u8);
+        }
+        let before: Vec<Option<Hit>> = (1..6).map(|n| table.probe(&board(n))).collect();
+        assert!(before.iter().all(Option::is_some));
+        table.share();
+        assert_eq!(table.access(), Access::Shared);
+        let after: Vec<Option<Hit>> = (1..6).map(|n| table.probe(&board(n))).collect();
+        assert_eq!(before, after);
+        // The words are stored differently: an exclusive reading fails.
+        let first = table.slots.iter().map(|slot| slot.load(Access::Exclusive));
+        assert!(first.filter(|e| e.holds(&board(1))).count() == 0);
     }
 
     #[test]
