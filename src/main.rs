@@ -31,8 +31,8 @@ struct Cli {
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG overrides it.
     #[arg(long, default_value = "warn", global = true)]
     log_level: log::LevelFilter,
-    /// The engine's player: default (its own search), random or greedy (baselines);
-    /// the same as `set_option player NAME` at the start.
+    /// The engine's player: default (its own search), random, greedy or simple
+    /// (baselines); the same as `set_option player NAME` at the start.
     #[arg(long, default_value = "default")]
     player: String,
     #[command(subcommand)]

@@ -1,5 +1,6 @@
-//! How long a search may run: a depth, a deadline, and a stop flag that the protocol
-//! raises when a GUI interrupts. Shared by every game's search.
+//! How long a search may run: a depth, a deadline, a stop flag that the protocol
+//! raises when a GUI interrupts, and a cancel flag that a parallel search raises to
+//! call its own threads off. Shared by every game's search.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -14,6 +15,9 @@ pub struct Limits<'a> {
     pub deadline: Option<Instant>,
     /// Raised from outside to stop at once (an interrupt).
     pub stop: Option<&'a AtomicBool>,
+    /// Raised by the search itself to call off work in progress (a parallel
+    /// search's threads, when another thread's result made theirs moot).
+    pub cancel: Option<&'a AtomicBool>,
 }
 
 impl Limits<'_> {
@@ -24,12 +28,20 @@ impl Limits<'_> {
             depth,
             deadline: None,
             stop: None,
+            cancel: None,
         }
     }
 
-    /// True once the deadline has passed or the stop flag is raised.
+    /// True once the deadline has passed or the stop or cancel flag is raised.
     #[must_use]
     pub fn expired(&self) -> bool {
+        self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) || self.ended()
+    }
+
+    /// True once the deadline has passed or the stop flag is raised: the search as a
+    /// whole must end (the cancel flag aside).
+    #[must_use]
+    pub fn ended(&self) -> bool {
         self.stop.is_some_and(|flag| flag.load(Ordering::Relaxed))
             || self
                 .deadline

@@ -364,6 +364,8 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     };
     progress.draw(done);
     let mut stdout = std::io::stdout();
+    // The last score line printed: the summary does not repeat it.
+    let mut last_score = None;
     for (fixture, result) in results {
         done += 1;
         let black = &specs[fixture.black].name;
@@ -400,11 +402,9 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
             result.outcome.code(),
             result.reason
         );
-        let _ = writeln!(
-            stdout,
-            "{}",
-            tally.score_line(&specs[pair.0].name, &specs[pair.1].name)
-        );
+        let line = tally.score_line(&specs[pair.0].name, &specs[pair.1].name);
+        let _ = writeln!(stdout, "{line}");
+        last_score = Some(line);
         let _ = stdout.flush();
         progress.draw(done);
         if let Some(sprt) = &sprt
@@ -421,11 +421,10 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     let mut pairs: Vec<_> = tallies.into_iter().collect();
     pairs.sort_by_key(|(pair, _)| *pair);
     for ((a, b), tally) in &pairs {
-        let _ = writeln!(
-            stdout,
-            "{}",
-            tally.score_line(&specs[*a].name, &specs[*b].name)
-        );
+        let line = tally.score_line(&specs[*a].name, &specs[*b].name);
+        if last_score.take().as_ref() != Some(&line) {
+            let _ = writeln!(stdout, "{line}");
+        }
         let p = tally.penta;
         let _ = writeln!(
             stdout,
@@ -436,6 +435,11 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         if let Some(sprt) = &sprt {
             let _ = writeln!(stdout, "{}", sprt.line(&tally.penta));
         }
+    }
+    if specs.len() > 2 {
+        let names: Vec<String> = specs.iter().map(|spec| spec.name.clone()).collect();
+        let table = stats::standings(&names, &pairs);
+        let _ = writeln!(stdout, "{}", stats::standings_table(&table));
     }
     let _ = writeln!(stdout, "Finished match");
     let _ = stdout.flush();

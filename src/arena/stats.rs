@@ -207,6 +207,92 @@ impl Tally {
     }
 }
 
+/// One engine's results against the whole field of a round robin.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Standing {
+    pub name: String,
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+}
+
+impl Standing {
+    #[must_use]
+    pub fn games(&self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+
+    /// Points: a win 1, a draw ½.
+    #[must_use]
+    pub fn points(&self) -> f64 {
+        f64::from(self.wins) + 0.5 * f64::from(self.draws)
+    }
+}
+
+/// Every engine's results against the field, from the tallies of each pair
+/// `(a, b)` (counted from `a`'s side), best first by points, then by fewer games,
+/// then in the order of `names`.
+#[must_use]
+pub fn standings(names: &[String], pairs: &[((usize, usize), Tally)]) -> Vec<Standing> {
+    let mut table: Vec<Standing> = names
+        .iter()
+        .map(|name| Standing {
+            name: name.clone(),
+            ..Standing::default()
+        })
+        .collect();
+    for &((a, b), ref tally) in pairs {
+        for (index, wins, losses) in [(a, tally.wins, tally.losses), (b, tally.losses, tally.wins)]
+        {
+            if let Some(row) = table.get_mut(index) {
+                row.wins += wins;
+                row.losses += losses;
+                row.draws += tally.draws;
+            }
+        }
+    }
+    // A stable sort keeps the order of `names` among equals.
+    table.sort_by(|x, y| {
+        y.points()
+            .total_cmp(&x.points())
+            .then(x.games().cmp(&y.games()))
+    });
+    table
+}
+
+/// cutechess-cli's final standings: rank, name, Elo against the field with its 95 %
+/// error bar (per game, from wins, draws and losses), games, points, score and draws.
+#[must_use]
+pub fn standings_table(table: &[Standing]) -> String {
+    let width = table
+        .iter()
+        .map(|row| row.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut text = format!(
+        "{:>4} {:<width$} {:>8} {:>8} {:>6} {:>7} {:>7} {:>7}",
+        "Rank", "Name", "Elo", "+/-", "Games", "Points", "Score", "Draw"
+    );
+    for (rank, row) in table.iter().enumerate() {
+        let counts = [row.losses, row.draws, row.wins].map(f64::from);
+        let e = estimate(&[0.0, 0.5, 1.0], &counts);
+        let games = f64::from(row.games().max(1));
+        text.push_str(&format!(
+            "\n{:>4} {:<width$} {:>8.2} {:>8.2} {:>6} {:>7.1} {:>6.1}% {:>6.1}%",
+            rank + 1,
+            row.name,
+            e.elo,
+            e.error,
+            row.games(),
+            row.points(),
+            100.0 * row.points() / games,
+            100.0 * f64::from(row.draws) / games
+        ));
+    }
+    text
+}
+
 /// The SPRT's decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -388,6 +474,45 @@ mod tests {
             tally.score_line("a", "b"),
             "Score of a vs b: 8 - 6 - 6  [0.550] 20"
         );
+    }
+
+    #[test]
+    fn standings_add_up_each_engine_from_both_sides_of_its_pairs() {
+        let names = ["a", "b", "c"].map(String::from);
+        let tally = |wins, losses, draws| Tally {
+            wins,
+            losses,
+            draws,
+            ..Tally::default()
+        };
+        // a–b 3-1-0, a–c 0-4-0, b–c 1-1-2: c 6 points of 8, a and b 3 each (a
+        // first, as named first).
+        let pairs = [
+            ((0, 1), tally(3, 1, 0)),
+            ((0, 2), tally(0, 4, 0)),
+            ((1, 2), tally(1, 1, 2)),
+        ];
+        let table = standings(&names, &pairs);
+        let rows: Vec<(&str, u32, u32, u32)> = table
+            .iter()
+            .map(|r| (r.name.as_str(), r.wins, r.losses, r.draws))
+            .collect();
+        assert_eq!(rows, [("c", 5, 1, 2), ("a", 3, 5, 0), ("b", 2, 4, 2)]);
+        let text = standings_table(&table);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        assert!(lines[0].starts_with("Rank Name"), "{text}");
+        // c scored 6 of 8: 190.85 Elo against the field.
+        let c: Vec<&str> = lines[1].split_whitespace().collect();
+        assert_eq!(c[..2], ["1", "c"]);
+        assert!(
+            close(c[2].parse().unwrap_or(0.0), elo(0.75), 0.01),
+            "{text}"
+        );
+        assert_eq!(c[4..], ["8", "6.0", "75.0%", "25.0%"]);
+        let b: Vec<&str> = lines[3].split_whitespace().collect();
+        assert_eq!(b[..2], ["3", "b"]);
+        assert_eq!(b[4..], ["8", "3.0", "37.5%", "25.0%"]);
     }
 
     #[test]

@@ -33,7 +33,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Battleship: games played in parallel (each shot timed on its own thread);
-    /// shell: root-parallel search trees.
+    /// shell: root-parallel search trees; othello: search threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
     #[command(flatten)]
@@ -74,6 +74,7 @@ pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
             endgames: args.endgames,
             empties: args.empties,
             hash_mib: args.hash,
+            threads: u32::try_from(args.threads).unwrap_or(u32::MAX).max(1),
         }),
         "perft" => {
             let board = Position::start().board();

@@ -1,7 +1,9 @@
 //! `tabula bench othello`: perft leaves per second from the start, the FFO endgame
 //! suite solved exactly (time, nodes, nodes per second, move, score, match), random
-//! endgames at 20 empties solved exactly (average time), and midgame nodes per second at a fixed depth on a fixed position set with its
-//! node-count signature. Figures for people; nothing here asserts a time.
+//! endgames at 20 empties solved exactly (average time), and midgame nodes per
+//! second at a fixed depth on a fixed position set with its node-count signature (a
+//! one-thread figure); searches run on the bench's `--threads`. Figures for people;
+//! nothing here asserts a time.
 
 use std::time::Instant;
 
@@ -24,6 +26,8 @@ pub struct Plan<'a> {
     pub endgames: u64,
     pub empties: u32,
     pub hash_mib: u32,
+    /// Search threads (the signature is a one-thread figure).
+    pub threads: u32,
 }
 
 /// `FIRST-LAST` or `N`.
@@ -87,13 +91,14 @@ fn bench_ffo(plan: &Plan<'_>, first: u32, last: u32) -> Result<()> {
     let settings = Settings {
         hash_mib: plan.hash_mib,
         endgame_empties: 64,
+        threads: plan.threads,
         ..Settings::default()
     };
     println!(
-        "{:>4} {:>7} {:>10} {:>14} {:>10} {:>5} {:>6} {:>6}  match",
-        "ffo", "empties", "seconds", "nodes", "M nodes/s", "move", "score", "known"
+        "{:>4} {:>7} {:>10} {:>14} {:>14} {:>10} {:>5} {:>6} {:>6}  match",
+        "ffo", "empties", "seconds", "nodes", "span", "M nodes/s", "move", "score", "known"
     );
-    let (mut total_nodes, mut total_seconds, mut matched) = (0u64, 0f64, 0);
+    let (mut total_nodes, mut total_span, mut total_seconds, mut matched) = (0u64, 0u64, 0f64, 0);
     for problem in &problems {
         let started = Instant::now();
         let Some(result) = solve(&problem.position, Limits::depth(64), &settings) else {
@@ -117,13 +122,15 @@ fn bench_ffo(plan: &Plan<'_>, first: u32, last: u32) -> Result<()> {
         let ok = known == Some(score) && move_ok;
         matched += usize::from(ok);
         total_nodes += result.nodes;
+        total_span += result.span;
         total_seconds += seconds;
         println!(
-            "{:>4} {:>7} {:>10.3} {:>14} {:>10.1} {:>5} {:>+6} {:>+6}  {}",
+            "{:>4} {:>7} {:>10.3} {:>14} {:>14} {:>10.1} {:>5} {:>+6} {:>+6}  {}",
             problem.number,
             problem.position.board().empty().count_ones(),
             seconds,
             result.nodes,
+            result.span,
             result.nodes as f64 / seconds.max(1e-9) / 1e6,
             mv,
             score,
@@ -132,23 +139,28 @@ fn bench_ffo(plan: &Plan<'_>, first: u32, last: u32) -> Result<()> {
         );
     }
     println!(
-        "FFO #{first}-#{last}: {matched}/{} exact, {total_nodes} nodes, {total_seconds:.3} s, {:.1} M nodes/s",
+        "FFO #{first}-#{last}: {matched}/{} exact, {total_nodes} nodes (span {total_span}), {total_seconds:.3} s, {:.1} M nodes/s",
         problems.len(),
         total_nodes as f64 / total_seconds.max(1e-9) / 1e6
     );
     Ok(())
 }
 
-fn bench_midgame(depth: u32) {
+fn bench_midgame(depth: u32, threads: u32) {
     let positions = signature::positions(signature::POSITIONS);
     let started = Instant::now();
-    let nodes: u64 = positions
+    let (nodes, span) = positions
         .iter()
-        .map(|p| signature::nodes_at(&p.board(), depth))
-        .sum();
+        .map(|p| signature::work_with(&p.board(), depth, threads))
+        .fold((0, 0), |(n, s), (nodes, span)| (n + nodes, s + span));
     let seconds = started.elapsed().as_secs_f64();
+    let signature = if threads == 1 {
+        format!(" (signature {nodes})")
+    } else {
+        format!(" (span {span})")
+    };
     println!(
-        "midgame: {} positions at depth {depth}: {nodes} nodes in {seconds:.3} s, {:.2} M nodes/s (signature {nodes})",
+        "midgame: {} positions at depth {depth}: {nodes} nodes in {seconds:.3} s, {:.2} M nodes/s{signature}",
         positions.len(),
         nodes as f64 / seconds.max(1e-9) / 1e6
     );
@@ -159,6 +171,7 @@ fn bench_endgames(plan: &Plan<'_>) -> Result<()> {
     let settings = Settings {
         hash_mib: plan.hash_mib,
         endgame_empties: 64,
+        threads: plan.threads,
         ..Settings::default()
     };
     let (mut nodes, mut seconds, mut slowest) = (0u64, 0f64, 0f64);
@@ -192,7 +205,8 @@ pub fn run(plan: &Plan<'_>) -> Result<()> {
     let command: Vec<String> = std::env::args().collect();
     println!("command: {}", command.join(" "));
     println!(
-        "threads: 1, hash: {} MiB, build: {}",
+        "threads: {}, hash: {} MiB, build: {}",
+        plan.threads,
         plan.hash_mib,
         if cfg!(debug_assertions) {
             "debug"
@@ -210,7 +224,7 @@ pub fn run(plan: &Plan<'_>) -> Result<()> {
         bench_endgames(plan)?;
     }
     if plan.midgame > 0 {
-        bench_midgame(plan.midgame);
+        bench_midgame(plan.midgame, plan.threads);
     }
     Ok(())
 }

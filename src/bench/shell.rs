@@ -217,6 +217,7 @@ fn play_game(
             depth: 1,
             deadline: (movetime > 0).then(|| started + Duration::from_millis(movetime)),
             stop: None,
+            cancel: None,
         };
         let Some(outcome) = search(&position, search_color, settings, &limits, rng) else {
             break;

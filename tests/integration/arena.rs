@@ -69,6 +69,18 @@ fn score(stdout: &str) -> (u32, u32, u32, u32) {
     (n(0), n(2), n(4), n(6))
 }
 
+/// The final score line appears once: the summary does not repeat the line of the
+/// last game.
+fn assert_final_score_once(stdout: &str) {
+    let last = stdout
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("Score of "))
+        .expect("a score line");
+    let count = stdout.lines().filter(|l| *l == last).count();
+    assert_eq!(count, 1, "{last:?} printed {count} times:\n{stdout}");
+}
+
 /// Checks the closing `Elo difference` line parses.
 fn elo_line(stdout: &str) -> (f64, String, f64, f64) {
     let line = stdout
@@ -108,6 +120,7 @@ fn fake_loses_both(game: &str, mode: &str, after: u32, extra: &[&str], reason: &
         );
     }
     assert_eq!(score(&stdout), (2, 0, 0, 2), "{stdout}");
+    assert_final_score_once(&stdout);
     assert!(stdout.ends_with("Finished match\n"), "{stdout}");
 }
 
@@ -192,6 +205,7 @@ fn arena_records_terminations_and_resumes_without_replaying() {
         "only the missing games are played: {second}"
     );
     assert_eq!(score(&second), (4, 0, 0, 4), "the summary counts all four");
+    assert_final_score_once(&second);
     let text = std::fs::read_to_string(records).expect("records written");
     assert_eq!(text.matches("[Event ").count(), 4);
     let _ = std::fs::remove_dir_all(&dir);
@@ -243,6 +257,11 @@ fn real_match(game: &str, extra: &[&str]) {
     assert!(!error.is_empty());
     assert!((0.0..=100.0).contains(&los) && (0.0..=100.0).contains(&ratio));
     assert!(stdout.contains("Ptnml(0-2): ["));
+    assert_final_score_once(&stdout);
+    assert!(
+        !stdout.contains("Rank Name"),
+        "no standings for two engines"
+    );
 }
 
 #[test]
@@ -285,4 +304,31 @@ fn arena_round_robin_of_three() {
         stdout.contains("{Adjudication after 10 turns: discs "),
         "{stdout}"
     );
+    // The final standings: three engines, four games each, six points in all.
+    let table: Vec<Vec<&str>> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Rank Name"))
+        .skip(1)
+        .take_while(|l| *l != "Finished match")
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(table.len(), 3, "{stdout}");
+    let mut names: Vec<&str> = table.iter().map(|row| row[1]).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["a", "b", "c"]);
+    let points: Vec<f64> = table
+        .iter()
+        .map(|row| row[5].parse().expect("points"))
+        .collect();
+    assert!(table.iter().all(|row| row[4] == "4"), "{stdout}");
+    assert!((points.iter().sum::<f64>() - 6.0).abs() < 1e-9, "{stdout}");
+    assert!(
+        points.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {stdout}"
+    );
+    for (rank, row) in table.iter().enumerate() {
+        assert_eq!(row[0], (rank + 1).to_string());
+        let score: f64 = row[6].trim_end_matches('%').parse().expect("a score");
+        assert!((score - points[rank] / 4.0 * 100.0).abs() < 0.1, "{stdout}");
+    }
 }

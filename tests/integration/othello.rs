@@ -194,19 +194,22 @@ fn plays_to_the_end(engine: &mut Engine) {
 
 #[test]
 fn an_empty_line_interrupts_a_thinking_genmove() {
-    let mut engine = Engine::othello();
-    // Depth 64 with no clock would think for hours: only the interrupt ends it.
-    engine.ok("set_option depth 64");
-    engine.send("1 genmove black");
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    engine.send("");
-    let answer = engine.answer();
-    assert!(answer.ok && answer.id == Some(1), "{answer:?}");
-    let mv = Move::parse(&answer.text).expect("a move");
-    assert!(Position::start().legal_moves().contains(&mv));
-    // A later genmove is not cut short by the old interrupt: it still thinks.
-    engine.ok("set_option depth 3");
-    assert!(Move::parse(&engine.ok("genmove white")).is_some());
+    for threads in [1, 2] {
+        let mut engine = Engine::othello();
+        engine.ok(&format!("set_option threads {threads}"));
+        // Depth 64 with no clock would think for hours: only the interrupt ends it.
+        engine.ok("set_option depth 64");
+        engine.send("1 genmove black");
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        engine.send("");
+        let answer = engine.answer();
+        assert!(answer.ok && answer.id == Some(1), "{threads}: {answer:?}");
+        let mv = Move::parse(&answer.text).expect("a move");
+        assert!(Position::start().legal_moves().contains(&mv));
+        // A later genmove is not cut short by the old interrupt: it still thinks.
+        engine.ok("set_option depth 3");
+        assert!(Move::parse(&engine.ok("genmove white")).is_some());
+    }
 }
 
 #[test]

@@ -35,6 +35,7 @@ fn exact_settings() -> Settings {
     Settings {
         hash_mib: 4,
         endgame_empties: 64,
+        threads: 1,
         ..Settings::default()
     }
 }
@@ -46,15 +47,20 @@ fn exact(score: Score) -> i32 {
     }
 }
 
+/// The final disc difference of a finished `position` for its side to move.
+fn final_for_side(position: &Position) -> i32 {
+    let margin = position.final_margin();
+    if position.side_to_move() == Color::Black {
+        margin
+    } else {
+        -margin
+    }
+}
+
 /// Plain minimax over the rules, for the side to move, in discs.
 fn minimax(position: &Position) -> i32 {
     if position.is_over() {
-        let margin = position.final_margin();
-        return if position.side_to_move() == Color::Black {
-            margin
-        } else {
-            -margin
-        };
+        return final_for_side(position);
     }
     let side = position.side_to_move();
     position
@@ -71,6 +77,25 @@ fn minimax(position: &Position) -> i32 {
         })
         .max()
         .unwrap_or(0)
+}
+
+/// `solve` with `settings` answers `position`'s exact `value` and a move that
+/// keeps it (`value` scores a position for its side to move).
+fn assert_solves(position: &Position, settings: &Settings, value: fn(&Position) -> i32) {
+    let expected = value(position);
+    let result = solve(position, Limits::depth(64), settings).expect("a move");
+    assert_eq!(exact(result.score), expected, "{}", position.to_notation());
+    let side = position.side_to_move();
+    let mut after = *position;
+    after
+        .play(side, result.best)
+        .expect("the solver plays legal moves");
+    let kept = if after.side_to_move() == side {
+        value(&after)
+    } else {
+        -value(&after)
+    };
+    assert_eq!(kept, expected, "{} is a best move", result.best);
 }
 
 fn random_position(rng: &mut Rng, empties: u32) -> Position {
@@ -105,20 +130,7 @@ fn random_small_endgames_are_solved_like_a_plain_minimax() {
         if position.is_over() {
             continue;
         }
-        let result = solve(&position, Limits::depth(64), &exact_settings()).expect("a move");
-        let expected = minimax(&position);
-        assert_eq!(exact(result.score), expected, "{}", position.to_notation());
-        let side = position.side_to_move();
-        let mut after = position;
-        after
-            .play(side, result.best)
-            .expect("the solver plays legal moves");
-        let value = if after.side_to_move() == side {
-            minimax(&after)
-        } else {
-            -minimax(&after)
-        };
-        assert_eq!(value, expected, "{} is a best move", result.best);
+        assert_solves(&position, &exact_settings(), minimax);
     }
 }
 
@@ -208,20 +220,97 @@ fn solve_and_hint_through_the_protocol() {
 
 #[test]
 fn an_empty_line_interrupts_solve_with_a_legal_move() {
-    let mut engine = Engine::othello();
-    // The start position cannot be solved: only the interrupt ends it.
-    engine.send("7 solve");
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    engine.send("");
-    let answer = engine.answer();
-    assert!(answer.ok && answer.id == Some(7), "{answer:?}");
-    let (mv, score) = answer.text.split_once(' ').expect("MOVE SCORE");
-    let mv = Move::parse(mv).expect("a move");
-    assert!(Position::start().legal_moves().contains(&mv));
-    assert!(
-        score.starts_with('~'),
-        "an interrupted solve is an estimate: {score}"
-    );
+    for threads in [1, 2] {
+        let mut engine = Engine::othello();
+        engine.ok(&format!("set_option threads {threads}"));
+        // The start position cannot be solved: only the interrupt ends it.
+        engine.send("7 solve");
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        engine.send("");
+        let answer = engine.answer();
+        assert!(answer.ok && answer.id == Some(7), "{threads}: {answer:?}");
+        let (mv, score) = answer.text.split_once(' ').expect("MOVE SCORE");
+        let mv = Move::parse(mv).expect("a move");
+        assert!(Position::start().legal_moves().contains(&mv));
+        assert!(
+            score.starts_with('~'),
+            "an interrupted solve is an estimate: {score}"
+        );
+    }
+}
+
+/// The exact value of `position` for its side to move (one thread).
+fn solved(position: &Position) -> i32 {
+    if position.is_over() {
+        return final_for_side(position);
+    }
+    exact(
+        solve(position, Limits::depth(64), &exact_settings())
+            .expect("a move")
+            .score,
+    )
+}
+
+#[test]
+fn two_threads_solve_endgames_to_the_scores_of_one() {
+    let mut rng = Rng::new(12);
+    let two = Settings {
+        threads: 2,
+        ..exact_settings()
+    };
+    for round in 0..12 {
+        let position = random_position(&mut rng, 12 + round % 5);
+        if position.is_over() {
+            continue;
+        }
+        assert_solves(&position, &two, solved);
+    }
+}
+
+#[test]
+fn two_threads_share_the_principal_line_and_stay_exact_under_collisions() {
+    let mut rng = Rng::new(21);
+    let mut overlap = 0;
+    for round in 0..8 {
+        let position = random_position(&mut rng, 14);
+        let board = position.board();
+        if position.is_over() || board.moves() == 0 {
+            continue;
+        }
+        // Half the rounds on one-bucket tables: every probe collides.
+        let buckets = if round % 2 == 0 { 1 } else { 1 << 10 };
+        let mut searcher = Searcher::with_tables(
+            Limits::depth(64),
+            Table::with_buckets(buckets),
+            Table::with_buckets(buckets),
+        )
+        .with_threads(2);
+        let mut moves = root_moves(&board);
+        let (square, score, depth) = searcher
+            .iterate(&mut moves, (1..=6).chain(std::iter::once(14)))
+            .expect("an iteration finishes");
+        assert_eq!(depth, 14);
+        let expected = solved(&position);
+        assert_eq!(score / 100, expected, "{}", position.to_notation());
+        let mv = moves
+            .iter()
+            .find(|m| m.square == square)
+            .expect("a root move");
+        assert_eq!(mv.score / 100, expected);
+        overlap += searcher.overlap;
+    }
+    assert!(overlap > 0, "both threads searched side by side");
+}
+
+#[test]
+fn two_threads_solve_ffo_40() {
+    let (position, scores) = parse_ffo(FFO_40);
+    let settings = Settings {
+        threads: 2,
+        ..exact_settings()
+    };
+    let result = solve(&position, Limits::depth(64), &settings).expect("a move");
+    assert_eq!((result.best, exact(result.score)), scores[0]);
 }
 
 #[test]

@@ -478,6 +478,7 @@ mod tests {
             depth: 1,
             deadline: None,
             stop: Some(&stop),
+            cancel: None,
         };
         let mut view = View::new();
         for cell in Cell::all().skip(60) {

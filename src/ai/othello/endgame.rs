@@ -316,7 +316,7 @@ pub struct Solver<'a> {
     pub nodes: u64,
     /// Set once the limits stopped the search.
     pub aborted: bool,
-    tt: &'a mut Table,
+    tt: &'a Table,
     limits: Limits<'a>,
     countdown: u32,
     /// One move list per number of empties, reused by every node at that depth
@@ -328,7 +328,7 @@ pub struct Solver<'a> {
 impl<'a> Solver<'a> {
     /// A solver using (and filling) `tt`, stopping when `limits` expire (the depth is
     /// ignored: the solver always plays to the end).
-    pub fn new(tt: &'a mut Table, limits: Limits<'a>) -> Solver<'a> {
+    pub fn new(tt: &'a Table, limits: Limits<'a>) -> Solver<'a> {
         Solver {
             nodes: 0,
             aborted: false,
@@ -706,12 +706,12 @@ mod tests {
     #[test]
     fn random_small_endgames_agree_with_minimax() {
         let mut rng = crate::rng::Rng::new(2024);
-        let mut table = Table::with_buckets(1 << 10);
+        let table = Table::with_buckets(1 << 10);
         for round in 0..300 {
             let empties = 1 + round % 10;
             let board = random_endgame(&mut rng, empties);
             let exact = minimax(&board);
-            let mut solver = Solver::new(&mut table, Limits::depth(0));
+            let mut solver = Solver::new(&table, Limits::depth(0));
             assert_eq!(solver.solve(&board, -64, 64), exact, "{board:?}");
             // Null windows around the exact score fail on the right side.
             assert!(solver.solve(&board, exact - 1, exact) >= exact);
@@ -733,13 +733,12 @@ mod tests {
     #[test]
     fn a_one_bucket_table_still_solves_exactly() {
         let mut rng = crate::rng::Rng::new(77);
-        let mut table = Table::with_buckets(1);
+        let table = Table::with_buckets(1);
         for _ in 0..40 {
             let board = random_endgame(&mut rng, 12);
-            let mut reference_table = Table::with_buckets(1 << 12);
-            let expected =
-                Solver::new(&mut reference_table, Limits::depth(0)).solve(&board, -64, 64);
-            let mut solver = Solver::new(&mut table, Limits::depth(0));
+            let reference_table = Table::with_buckets(1 << 12);
+            let expected = Solver::new(&reference_table, Limits::depth(0)).solve(&board, -64, 64);
+            let mut solver = Solver::new(&table, Limits::depth(0));
             assert_eq!(solver.solve(&board, -64, 64), expected);
         }
     }

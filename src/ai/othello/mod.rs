@@ -38,6 +38,9 @@ pub struct SearchResult {
     pub depth: u32,
     /// Positions visited.
     pub nodes: u64,
+    /// The nodes of the longest chain of work across threads (`nodes` on one
+    /// thread): what the search takes the time of on idle cores.
+    pub span: u64,
 }
 
 fn place(square: u32) -> Move {
@@ -96,6 +99,7 @@ fn forced(position: &Position) -> Option<Option<SearchResult>> {
         score: Score::Estimate(0),
         depth: 0,
         nodes: 1,
+        span: 1,
     }))
 }
 
@@ -152,6 +156,7 @@ pub fn search_with(
         score: score_at(score, depth, empties),
         depth,
         nodes: searcher.nodes,
+        span: searcher.nodes - searcher.overlap,
     })
 }
 
@@ -216,6 +221,7 @@ mod tests {
         let settings = Settings {
             hash_mib: 1,
             endgame_empties: 12,
+            threads: 1,
             ..Settings::default()
         };
         while let Some(result) = search_with(&position, Limits::depth(3), &settings) {

@@ -60,18 +60,27 @@ pub fn endgames(count: u64, empties: u32) -> Vec<Position> {
 /// Nodes spent searching `board` to `depth` with a fresh 1 MiB table, one thread.
 #[must_use]
 pub fn nodes_at(board: &Board, depth: u32) -> u64 {
+    work_with(board, depth, 1).0
+}
+
+/// Nodes spent searching `board` to `depth` with a fresh 1 MiB table on `threads`
+/// threads, and the span (the nodes of the longest chain of work across threads):
+/// counts that vary from run to run with more than one thread.
+#[must_use]
+pub fn work_with(board: &Board, depth: u32, threads: u32) -> (u64, u64) {
     let settings = Settings {
         hash_mib: 1,
         endgame_empties: 0,
+        threads,
         ..Settings::default()
     };
     let mut searcher = Searcher::new(Limits::depth(depth), &settings);
     let mut moves = root_moves(board);
     if moves.is_empty() {
-        return 0;
+        return (0, 0);
     }
     let _ = searcher.iterate(&mut moves, 1..=depth);
-    searcher.nodes
+    (searcher.nodes, searcher.nodes - searcher.overlap)
 }
 
 /// The signature: total nodes over [`positions`]`(count)` at `depth`.

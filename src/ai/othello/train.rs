@@ -88,6 +88,7 @@ pub fn self_play_game(seed: u64, options: &SelfPlay) -> Vec<Sample> {
     let settings = Settings {
         hash_mib: options.hash_mib,
         endgame_empties: options.exact_empties,
+        threads: 1,
         evaluation: options.evaluation,
     };
     let mut position = Position::start();

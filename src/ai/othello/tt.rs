@@ -1,10 +1,22 @@
-//! The transposition table: bounds on the score of boards already searched.
+//! The transposition table: bounds on the score of boards already searched, shared
+//! by the threads of a parallel search.
 //!
 //! Each entry keeps the whole board (`player`, `opponent`), so a probe never returns
 //! the entry of another board: two boards that share a slot only evict each other.
 //! Slots come in buckets of two: the first keeps the deeper result, the second the
 //! latest. An entry holds a lower and an upper bound, the depth they were searched to
 //! and the best move found (or [`NO_MOVE`]).
+//!
+//! A slot is three atomic words: each half of the board and the entry's data packed
+//! in one word. A table for one thread ([`Access::Exclusive`], the default) stores
+//! them as they are. A shared table ([`Access::Shared`]) is read and written by
+//! several threads without locks: each half of the board is stored XOR a hash of
+//! the data (the lockless hashing of Hyatt and Mann), so the words of a write torn
+//! by another thread's write do not decode to the probed board, and a probe sees a
+//! whole entry or none; a lost update only loses a bound. Either way the table
+//! behaves, for one thread, exactly as a plain array of entries.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::games::othello::Board;
 
@@ -42,6 +54,95 @@ impl Entry {
     fn holds(&self, board: &Board) -> bool {
         self.player == board.player && self.opponent == board.opponent
     }
+
+    /// Everything but the board, in one word.
+    fn data(&self) -> u64 {
+        u64::from(self.lower as u16)
+            | u64::from(self.upper as u16) << 16
+            | u64::from(self.depth) << 32
+            | u64::from(self.best) << 40
+            | u64::from(self.age) << 48
+    }
+
+    fn from_words(player: u64, opponent: u64, data: u64) -> Entry {
+        Entry {
+            player,
+            opponent,
+            lower: data as u16 as i16,
+            upper: (data >> 16) as u16 as i16,
+            depth: (data >> 32) as u8,
+            best: (data >> 40) as u8,
+            age: (data >> 48) as u8,
+        }
+    }
+}
+
+/// Spreads the data word over all 64 bits, so that boards XOR two different data
+/// words never decode to a real board by accident.
+#[inline]
+fn scramble(data: u64) -> u64 {
+    let h = (data ^ data >> 29).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h ^ h >> 32
+}
+
+/// Who may use a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// One thread at a time: entries stored as they are.
+    Exclusive,
+    /// Several threads at once: entries checked against torn writes.
+    Shared,
+}
+
+impl Access {
+    /// What the board words of an entry with `data` are stored XOR.
+    #[inline]
+    fn key(self, data: u64) -> u64 {
+        match self {
+            Access::Exclusive => 0,
+            Access::Shared => scramble(data),
+        }
+    }
+}
+
+/// One slot: an [`Entry`] as three words (see the module notes).
+struct Slot {
+    player: AtomicU64,
+    opponent: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    fn new(entry: &Entry, access: Access) -> Slot {
+        let data = entry.data();
+        let key = access.key(data);
+        Slot {
+            player: AtomicU64::new(entry.player ^ key),
+            opponent: AtomicU64::new(entry.opponent ^ key),
+            data: AtomicU64::new(data),
+        }
+    }
+
+    /// The entry as read now (its board fields are garbage if a write tore it).
+    #[inline]
+    fn load(&self, access: Access) -> Entry {
+        let data = self.data.load(Ordering::Relaxed);
+        let key = access.key(data);
+        Entry::from_words(
+            self.player.load(Ordering::Relaxed) ^ key,
+            self.opponent.load(Ordering::Relaxed) ^ key,
+            data,
+        )
+    }
+
+    #[inline]
+    fn save(&self, entry: &Entry, access: Access) {
+        let data = entry.data();
+        let key = access.key(data);
+        self.player.store(entry.player ^ key, Ordering::Relaxed);
+        self.opponent.store(entry.opponent ^ key, Ordering::Relaxed);
+        self.data.store(data, Ordering::Relaxed);
+    }
 }
 
 /// What a probe tells the search.
@@ -72,9 +173,10 @@ impl Hit {
 
 /// A fixed-size table of `2^bits` buckets of two entries.
 pub struct Table {
-    entries: Vec<Entry>,
+    slots: Vec<Slot>,
     mask: usize,
     age: u8,
+    access: Access,
 }
 
 /// A well-mixed hash of a board (a multiply-xorshift of both sets).
@@ -92,20 +194,51 @@ pub fn hash(board: &Board) -> u64 {
 }
 
 impl Table {
-    /// A table of about `mib` MiB, at most [`MAX_MIB`] (rounded down to a power of two
-    /// buckets; at least one bucket).
+    /// A table for one thread of about `mib` MiB, at most [`MAX_MIB`] (rounded down
+    /// to a power of two buckets; at least one bucket).
     #[must_use]
     pub fn with_mib(mib: u32) -> Table {
-        let bytes = u64::from(mib.min(MAX_MIB)) * 1024 * 1024;
-        let bucket = 2 * std::mem::size_of::<Entry>() as u64;
-        let buckets = (bytes / bucket).max(1);
-        Table::with_buckets(1 << (63 - buckets.leading_zeros()))
+        Table::build(Table::buckets_in(mib), Access::Exclusive)
     }
 
-    /// A table of `buckets` buckets (a power of two, at least 1; other values are
-    /// rounded down). Tiny tables force collisions in tests.
+    /// A table of about `mib` MiB for several threads at once.
+    #[must_use]
+    pub fn shared_with_mib(mib: u32) -> Table {
+        Table::build(Table::buckets_in(mib), Access::Shared)
+    }
+
+    fn buckets_in(mib: u32) -> usize {
+        let bytes = u64::from(mib.min(MAX_MIB)) * 1024 * 1024;
+        let bucket = 2 * std::mem::size_of::<Slot>() as u64;
+        let buckets = (bytes / bucket).max(1);
+        1 << (63 - buckets.leading_zeros())
+    }
+
+    /// A table for one thread of `buckets` buckets (a power of two, at least 1; other
+    /// values are rounded down). Tiny tables force collisions in tests.
     #[must_use]
     pub fn with_buckets(buckets: usize) -> Table {
+        Table::build(buckets, Access::Exclusive)
+    }
+
+    /// Makes the table safe to share between threads, keeping its entries.
+    pub fn share(&mut self) {
+        if self.access == Access::Shared {
+            return;
+        }
+        for slot in &self.slots {
+            slot.save(&slot.load(Access::Exclusive), Access::Shared);
+        }
+        self.access = Access::Shared;
+    }
+
+    /// Who may use the table.
+    #[must_use]
+    pub fn access(&self) -> Access {
+        self.access
+    }
+
+    fn build(buckets: usize, access: Access) -> Table {
         let buckets = if buckets <= 1 {
             1
         } else {
@@ -113,15 +246,16 @@ impl Table {
         };
         // Memory that cannot be had halves the table rather than aborting.
         let mut buckets = buckets;
-        let mut entries = Vec::new();
-        while buckets > 1 && entries.try_reserve_exact(buckets * 2).is_err() {
+        let mut slots = Vec::new();
+        while buckets > 1 && slots.try_reserve_exact(buckets * 2).is_err() {
             buckets /= 2;
         }
-        entries.resize(buckets * 2, Entry::EMPTY);
+        slots.extend((0..buckets * 2).map(|_| Slot::new(&Entry::EMPTY, access)));
         Table {
-            entries,
+            slots,
             mask: buckets - 1,
             age: 0,
+            access,
         }
     }
 
@@ -140,8 +274,9 @@ impl Table {
     #[must_use]
     pub fn probe(&self, board: &Board) -> Option<Hit> {
         let i = self.bucket(board);
-        self.entries[i..i + 2]
+        self.slots[i..i + 2]
             .iter()
+            .map(|slot| slot.load(self.access))
             .find(|e| e.holds(board))
             .map(|e| Hit {
                 lower: i32::from(e.lower),
@@ -154,38 +289,27 @@ impl Table {
     /// Stores the result of a search of `board` to `depth` with window
     /// (`alpha`, `beta`) that returned `score` with best move `best`.
     #[inline]
-    pub fn store(
-        &mut self,
-        board: &Board,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-        score: i32,
-        best: u8,
-    ) {
+    pub fn store(&self, board: &Board, depth: u32, alpha: i32, beta: i32, score: i32, best: u8) {
         let score = score.clamp(i32::from(i16::MIN) + 1, i32::from(i16::MAX) - 1) as i16;
         let depth = depth.min(255) as u8;
         let age = self.age;
         let i = self.bucket(board);
-        let slot = {
-            let pair = &self.entries[i..i + 2];
-            if pair[0].holds(board) {
-                i
-            } else if pair[1].holds(board) {
-                i + 1
-            } else if pair[0].age != age || depth >= pair[0].depth {
-                // The deep slot takes a deeper (or fresher) result; its old entry
-                // moves to the second slot.
-                self.entries[i + 1] = self.entries[i];
-                self.entries[i] = Entry::EMPTY;
-                i
-            } else {
-                i + 1
-            }
+        let access = self.access;
+        let pair = [self.slots[i].load(access), self.slots[i + 1].load(access)];
+        let (slot, mut entry) = if pair[0].holds(board) {
+            (i, pair[0])
+        } else if pair[1].holds(board) {
+            (i + 1, pair[1])
+        } else if pair[0].age != age || depth >= pair[0].depth {
+            // The deep slot takes a deeper (or fresher) result; its old entry
+            // moves to the second slot.
+            self.slots[i + 1].save(&pair[0], access);
+            (i, Entry::EMPTY)
+        } else {
+            (i + 1, pair[1])
         };
-        let entry = &mut self.entries[slot];
         if !entry.holds(board) || entry.depth != depth {
-            *entry = Entry {
+            entry = Entry {
                 player: board.player,
                 opponent: board.opponent,
                 depth,
@@ -203,6 +327,7 @@ impl Table {
         if best < NO_MOVE {
             entry.best = best;
         }
+        self.slots[slot].save(&entry, access);
     }
 }
 
@@ -219,7 +344,7 @@ mod tests {
 
     #[test]
     fn a_one_bucket_table_never_confuses_boards() {
-        let mut table = Table::with_buckets(1);
+        let table = Table::with_buckets(1);
         for n in 1..50u64 {
             table.store(&board(n), 5, -100, 100, n as i32, (n % 64) as u8);
             let hit = table.probe(&board(n)).expect("just stored");
@@ -231,8 +356,101 @@ mod tests {
     }
 
     #[test]
+    fn a_slot_torn_between_two_writes_holds_neither_board() {
+        // Every mix of the words of two entries (what a reader can see while another
+        // thread overwrites the slot) decodes to neither board.
+        let entry = |n: u64, score: i16| Entry {
+            player: board(n).player,
+            opponent: board(n).opponent,
+            lower: score,
+            upper: score,
+            depth: 3,
+            best: 5,
+            age: 0,
+        };
+        let (a, b) = (entry(5, 10), entry(5 | 1 << 20, -10));
+        let (old, new) = (Slot::new(&a, Access::Shared), Slot::new(&b, Access::Shared));
+        let words = |slot: &Slot| {
+            [
+                slot.player.load(Ordering::Relaxed),
+                slot.opponent.load(Ordering::Relaxed),
+                slot.data.load(Ordering::Relaxed),
+            ]
+        };
+        let (x, y) = (words(&old), words(&new));
+        for mask in 1..7 {
+            let pick = |i: usize| if mask >> i & 1 == 1 { y[i] } else { x[i] };
+            let torn = Slot {
+                player: AtomicU64::new(pick(0)),
+                opponent: AtomicU64::new(pick(1)),
+                data: AtomicU64::new(pick(2)),
+            };
+            let seen = torn.load(Access::Shared);
+            for e in [a, b] {
+                let held = Board {
+                    player: e.player,
+                    opponent: e.opponent,
+                };
+                assert!(!seen.holds(&held), "mix {mask} reads as {e:?}");
+            }
+        }
+        assert_eq!(old.load(Access::Shared), a);
+        assert_eq!(new.load(Access::Shared), b);
+    }
+
+    #[test]
+    fn threads_sharing_one_bucket_only_ever_read_whole_entries() {
+        // Four threads write and read 64 boards through one bucket, each stored with
+        // a score and move made from its board: a torn entry would show up as a hit
+        // whose data belongs to another board.
+        let mut table = Table::with_buckets(1);
+        table.share();
+        let data = |n: u64| (n as i32 * 7 - 200, (n % 64) as u8);
+        let hits = std::sync::atomic::AtomicU64::new(0);
+        let start = std::sync::Barrier::new(4);
+        std::thread::scope(|scope| {
+            for t in 0..4u64 {
+                let (table, hits, start) = (&table, &hits, &start);
+                scope.spawn(move || {
+                    start.wait();
+                    for round in 0..200_000u64 {
+                        let n = 1 + (round * 5 + t * 17) % 64;
+                        let (score, best) = data(n);
+                        table.store(&board(n), 4, -1000, 1000, score, best);
+                        let m = 1 + (round * 3 + t) % 64;
+                        if let Some(hit) = table.probe(&board(m)) {
+                            let (score, best) = data(m);
+                            assert_eq!((hit.lower, hit.upper), (score, score), "board {m}");
+                            assert_eq!(hit.best, Some(u32::from(best)), "board {m}");
+                            hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        assert!(hits.into_inner() > 0, "some probes hit");
+    }
+
+    #[test]
+    fn a_shared_table_keeps_the_entries_it_had() {
+        let mut table = Table::with_buckets(8);
+        for n in 1..6u64 {
+            table.store(&board(n), 3, -100, 100, n as i32, n as u8);
+        }
+        let before: Vec<Option<Hit>> = (1..6).map(|n| table.probe(&board(n))).collect();
+        assert!(before.iter().all(Option::is_some));
+        table.share();
+        assert_eq!(table.access(), Access::Shared);
+        let after: Vec<Option<Hit>> = (1..6).map(|n| table.probe(&board(n))).collect();
+        assert_eq!(before, after);
+        // The words are stored differently: an exclusive reading fails.
+        let first = table.slots.iter().map(|slot| slot.load(Access::Exclusive));
+        assert!(first.filter(|e| e.holds(&board(1))).count() == 0);
+    }
+
+    #[test]
     fn bounds_follow_the_window() {
-        let mut table = Table::with_buckets(4);
+        let table = Table::with_buckets(4);
         let b = board(7);
         table.store(&b, 3, 0, 10, -4, NO_MOVE);
         let hit = table.probe(&b).expect("stored");

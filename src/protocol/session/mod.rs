@@ -400,6 +400,7 @@ impl Session {
             depth: self.options.depth_limit(deadline.is_some()),
             deadline,
             stop: Some(stop),
+            cancel: None,
         }
     }
 

@@ -108,7 +108,8 @@ impl Options {
             "seed" => self.seed = number(name, value, 0, u64::MAX)?,
             "player" => {
                 self.player = Player::from_name(value).ok_or_else(|| {
-                    "invalid value for player: expected default, random or greedy".to_string()
+                    "invalid value for player: expected default, random, greedy or simple"
+                        .to_string()
                 })?;
             }
             "iterations" => self.iterations = number(name, value, 0, 1_000_000_000)?,

@@ -59,6 +59,7 @@ fn settings(think: &Think<'_>) -> ai::othello::Settings {
     ai::othello::Settings {
         hash_mib: think.options.hash_mib,
         endgame_empties: think.options.endgame,
+        threads: think.options.threads,
         evaluation: think.options.evaluation,
     }
 }
