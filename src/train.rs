@@ -69,13 +69,13 @@ struct FitArgs {
     #[arg(long)]
     out: String,
     /// Passes over the samples.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 40)]
     epochs: u32,
     /// The first step (fraction of a sample's error corrected per update).
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.1)]
     rate: f32,
     /// L2 pull towards zero.
-    #[arg(long, default_value_t = 0.001)]
+    #[arg(long, default_value_t = 0.05)]
     decay: f32,
     /// The tail of the samples held out to measure the error.
     #[arg(long, default_value_t = 0.05)]

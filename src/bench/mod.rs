@@ -6,6 +6,7 @@ mod battleship;
 mod othello;
 
 use std::time::Instant;
+use tabula::ai::othello::eval::Evaluation;
 
 use anyhow::{Result, bail};
 use clap::Args;
@@ -59,6 +60,9 @@ pub struct BenchArgs {
     /// `othello`: transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     hash: u32,
+    /// `othello`: the midgame search's evaluation, hand or pattern.
+    #[arg(long, default_value = "hand")]
+    eval: String,
 }
 
 pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
@@ -75,6 +79,8 @@ pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
             empties: args.empties,
             hash_mib: args.hash,
             threads: u32::try_from(args.threads).unwrap_or(u32::MAX).max(1),
+            evaluation: Evaluation::from_name(&args.eval)
+                .ok_or_else(|| anyhow::anyhow!("--eval {}: expected hand or pattern", args.eval))?,
         }),
         "perft" => {
             let board = Position::start().board();

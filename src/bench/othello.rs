@@ -10,6 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 
 use tabula::ai::Limits;
+use tabula::ai::othello::eval::Evaluation;
 use tabula::ai::othello::{Score, Settings, signature, solve};
 use tabula::games::othello::{Move, Position, perft};
 
@@ -28,6 +29,8 @@ pub struct Plan<'a> {
     pub hash_mib: u32,
     /// Search threads (the signature is a one-thread figure).
     pub threads: u32,
+    /// The midgame search's evaluation (the signature is the hand-tuned one's).
+    pub evaluation: Evaluation,
 }
 
 /// `FIRST-LAST` or `N`.
@@ -146,18 +149,18 @@ fn bench_ffo(plan: &Plan<'_>, first: u32, last: u32) -> Result<()> {
     Ok(())
 }
 
-fn bench_midgame(depth: u32, threads: u32) {
+fn bench_midgame(plan: &Plan<'_>, depth: u32, threads: u32) {
     let positions = signature::positions(signature::POSITIONS);
     let started = Instant::now();
     let (nodes, span) = positions
         .iter()
-        .map(|p| signature::work_with(&p.board(), depth, threads))
+        .map(|p| signature::work_with(&p.board(), depth, threads, plan.evaluation))
         .fold((0, 0), |(n, s), (nodes, span)| (n + nodes, s + span));
     let seconds = started.elapsed().as_secs_f64();
-    let signature = if threads == 1 {
-        format!(" (signature {nodes})")
-    } else {
-        format!(" (span {span})")
+    let signature = match (threads, plan.evaluation) {
+        (1, Evaluation::Hand) => format!(" (signature {nodes})"),
+        (1, Evaluation::Pattern) => " (pattern evaluation)".to_string(),
+        _ => format!(" (span {span})"),
     };
     println!(
         "midgame: {} positions at depth {depth}: {nodes} nodes in {seconds:.3} s, {:.2} M nodes/s{signature}",
@@ -224,7 +227,7 @@ pub fn run(plan: &Plan<'_>) -> Result<()> {
         bench_endgames(plan)?;
     }
     if plan.midgame > 0 {
-        bench_midgame(plan.midgame, plan.threads);
+        bench_midgame(plan, plan.midgame, plan.threads);
     }
     Ok(())
 }

@@ -346,67 +346,162 @@ fn block(x: u64) -> usize {
     ((x & 0x1f) | ((x >> 3) & 0x3e0)) as usize
 }
 
+/// Calls `put(kind, configuration)` for each of the 46 pattern instances of
+/// `board`, in the order of [`Features::index`].
+#[inline(always)]
+fn visit(board: &Board, mut put: impl FnMut(usize, usize)) {
+    let me = images(board.player);
+    let them = images(board.opponent);
+    let mut put = |kind: usize, my: usize, their: usize| {
+        put(kind, TERNARY[my] as usize + 2 * TERNARY[their] as usize);
+    };
+    // Rows 2..4 and 7..5 of the board and of its transpose.
+    for (kind, row) in [(0usize, 1u32), (1, 2), (2, 3)] {
+        for image in [0, 4] {
+            for r in [row, 7 - row] {
+                put(
+                    kind,
+                    ((me[image] >> (8 * r)) & 0xff) as usize,
+                    ((them[image] >> (8 * r)) & 0xff) as usize,
+                );
+            }
+        }
+    }
+    for (i, &(mask, first)) in DIAGONALS.iter().enumerate() {
+        let kind = if i < 2 { 3 } else { 4 + (i - 2) / 4 };
+        put(
+            kind,
+            diagonal(me[0], mask, first),
+            diagonal(them[0], mask, first),
+        );
+    }
+    for image in [0, 2, 4, 6] {
+        put(8, edge(me[image]), edge(them[image]));
+    }
+    for image in [0, 1, 2, 3] {
+        put(9, corner(me[image]), corner(them[image]));
+    }
+    for image in 0..8 {
+        put(10, block(me[image]), block(them[image]));
+    }
+}
+
+/// The scalar features of `board`: the offsets within their tables of the
+/// mobilities, the potential mobilities (empties next to the other side's discs:
+/// room to move later) and the parity, in the order of [`Features::index`].
+#[inline(always)]
+fn scalars(board: &Board) -> [u32; 5] {
+    let empty = board.empty();
+    [
+        board.moves().count_ones().min(MOBILITY_MAX),
+        board.passed().moves().count_ones().min(MOBILITY_MAX),
+        super::eval::frontier(board.opponent, empty)
+            .count_ones()
+            .min(POTENTIAL_MAX),
+        super::eval::frontier(board.player, empty)
+            .count_ones()
+            .min(POTENTIAL_MAX),
+        empty.count_ones() & 1,
+    ]
+}
+
 impl Features {
     /// The features of `board` (the side to move's point of view).
     #[must_use]
     pub fn of(board: &Board) -> Features {
         let layout = layout();
-        let me = images(board.player);
-        let them = images(board.opponent);
         let mut index = [0u32; FEATURES];
         let mut slot = 0;
-        let mut put = |kind: usize, my: usize, their: usize| {
-            let raw = TERNARY[my] as usize + 2 * TERNARY[their] as usize;
+        visit(board, |kind, raw| {
             index[slot] = layout.maps[kind][raw];
             slot += 1;
-        };
-        // Rows 2..4 and 7..5 of the board and of its transpose.
-        for (kind, row) in [(0usize, 1u32), (1, 2), (2, 3)] {
-            for image in [0, 4] {
-                for r in [row, 7 - row] {
-                    put(
-                        kind,
-                        ((me[image] >> (8 * r)) & 0xff) as usize,
-                        ((them[image] >> (8 * r)) & 0xff) as usize,
-                    );
-                }
-            }
-        }
-        for (i, &(mask, first)) in DIAGONALS.iter().enumerate() {
-            let kind = if i < 2 { 3 } else { 4 + (i - 2) / 4 };
-            put(
-                kind,
-                diagonal(me[0], mask, first),
-                diagonal(them[0], mask, first),
-            );
-        }
-        for image in [0, 2, 4, 6] {
-            put(8, edge(me[image]), edge(them[image]));
-        }
-        for image in [0, 1, 2, 3] {
-            put(9, corner(me[image]), corner(them[image]));
-        }
-        for image in 0..8 {
-            put(10, block(me[image]), block(them[image]));
-        }
+        });
         debug_assert_eq!(slot, INSTANCES);
-        let empties = board.empty().count_ones();
-        let mine = board.moves().count_ones().min(MOBILITY_MAX);
-        let theirs = board.passed().moves().count_ones().min(MOBILITY_MAX);
-        index[INSTANCES] = layout.mobility_me + mine;
-        index[INSTANCES + 1] = layout.mobility_them + theirs;
-        let empty = board.empty();
-        // Empties next to the other side's discs: room to move later.
-        let room_me = super::eval::frontier(board.opponent, empty).count_ones();
-        let room_them = super::eval::frontier(board.player, empty).count_ones();
-        index[INSTANCES + 2] = layout.potential_me + room_me.min(POTENTIAL_MAX);
-        index[INSTANCES + 3] = layout.potential_them + room_them.min(POTENTIAL_MAX);
-        index[INSTANCES + 4] = layout.parity + (empties & 1);
+        let starts = [
+            layout.mobility_me,
+            layout.mobility_them,
+            layout.potential_me,
+            layout.potential_them,
+            layout.parity,
+        ];
+        for (i, (start, value)) in starts.into_iter().zip(scalars(board)).enumerate() {
+            index[INSTANCES + i] = start + value;
+        }
         index[INSTANCES + 5] = layout.bias;
         Features {
-            phase: phase(empties),
+            phase: phase(board.empty().count_ones()),
             index,
         }
+    }
+}
+
+/// The weights unfolded for speed: per phase, every pattern kind's table indexed by
+/// the raw configuration (no folding map to go through), then the scalar tables as
+/// in [`Weights`]. Gives exactly [`Weights::evaluate`].
+pub struct Evaluator {
+    table: Vec<i16>,
+}
+
+/// Where each kind's unfolded table starts within a phase, and the phase's size.
+const UNFOLDED: ([usize; 11], usize) = {
+    let mut starts = [0usize; 11];
+    let mut at = 0;
+    let mut k = 0;
+    while k < KINDS.len() {
+        starts[k] = at;
+        at += pow3(KINDS[k].squares);
+        k += 1;
+    }
+    (starts, at)
+};
+
+impl Evaluator {
+    /// The unfolded form of `weights`.
+    #[must_use]
+    pub fn new(weights: &Weights) -> Evaluator {
+        let layout = layout();
+        let folded = weights_per_phase();
+        let scalars = folded - layout.mobility_me as usize;
+        let size = UNFOLDED.1 + scalars;
+        let mut table = vec![0i16; PHASES * size];
+        for p in 0..PHASES {
+            let phase_weights = &weights.table[p * folded..(p + 1) * folded];
+            let out = &mut table[p * size..(p + 1) * size];
+            for (k, map) in layout.maps.iter().enumerate() {
+                for (raw, &id) in map.iter().enumerate() {
+                    out[UNFOLDED.0[k] + raw] = phase_weights[id as usize];
+                }
+            }
+            out[UNFOLDED.1..].copy_from_slice(&phase_weights[layout.mobility_me as usize..]);
+        }
+        Evaluator { table }
+    }
+
+    /// The evaluation of `board` for the side to move, in hundredths of a disc.
+    #[inline]
+    #[must_use]
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        let layout = layout();
+        let size = self.table.len() / PHASES;
+        let base = phase(board.empty().count_ones()) * size;
+        let table = &self.table[base..base + size];
+        let mut sum = 0i32;
+        visit(board, |kind, raw| {
+            sum += i32::from(table[UNFOLDED.0[kind] + raw]);
+        });
+        let scalar = &table[UNFOLDED.1..];
+        let first = layout.mobility_me;
+        let starts = [
+            layout.mobility_me,
+            layout.mobility_them,
+            layout.potential_me,
+            layout.potential_them,
+            layout.parity,
+        ];
+        for (start, value) in starts.into_iter().zip(scalars(board)) {
+            sum += i32::from(scalar[(start - first + value) as usize]);
+        }
+        sum + i32::from(scalar[(layout.bias - first) as usize])
     }
 }
 
@@ -563,11 +658,11 @@ static TRAINED: &[u8] = include_bytes!("weights.bin");
 /// The engine's weights, read once; `None` if the committed file does not match the
 /// layout (the evaluation then falls back to the hand-tuned features).
 #[must_use]
-pub fn trained() -> Option<&'static Weights> {
-    static WEIGHTS: OnceLock<Option<Weights>> = OnceLock::new();
+pub fn trained() -> Option<&'static Evaluator> {
+    static WEIGHTS: OnceLock<Option<Evaluator>> = OnceLock::new();
     WEIGHTS
         .get_or_init(|| match Weights::from_bytes(TRAINED) {
-            Ok(weights) => Some(weights),
+            Ok(weights) => Some(Evaluator::new(&weights)),
             Err(error) => {
                 log::warn!("othello weights: {error}; using the hand-tuned evaluation");
                 None
@@ -599,6 +694,19 @@ mod tests {
             *w = (rng.below(2001) as i32 - 1000) as i16;
         }
         weights
+    }
+
+    #[test]
+    fn the_unfolded_evaluator_agrees_with_the_weights() {
+        let mut rng = Rng::new(17);
+        let weights = random_weights(&mut rng);
+        let fast = Evaluator::new(&weights);
+        for plies in [0, 9, 23, 37, 52, 59] {
+            for _ in 0..10 {
+                let board = random_board(&mut rng, plies);
+                assert_eq!(fast.evaluate(&board), weights.evaluate(&board));
+            }
+        }
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! count changes only when the search changes (Stockfish's `bench` signature idea), so
 //! a test pins it; see `tests/integration/othello_ai.rs` for how to update it.
 
+use super::eval::Evaluation;
 use super::search::{Searcher, Settings, root_moves};
 use crate::ai::Limits;
 use crate::games::othello::{Board, Position};
@@ -60,19 +61,20 @@ pub fn endgames(count: u64, empties: u32) -> Vec<Position> {
 /// Nodes spent searching `board` to `depth` with a fresh 1 MiB table, one thread.
 #[must_use]
 pub fn nodes_at(board: &Board, depth: u32) -> u64 {
-    work_with(board, depth, 1).0
+    work_with(board, depth, 1, Evaluation::Hand).0
 }
 
 /// Nodes spent searching `board` to `depth` with a fresh 1 MiB table on `threads`
 /// threads, and the span (the nodes of the longest chain of work across threads):
-/// counts that vary from run to run with more than one thread.
+/// counts that vary from run to run with more than one thread. The search uses
+/// `evaluation`.
 #[must_use]
-pub fn work_with(board: &Board, depth: u32, threads: u32) -> (u64, u64) {
+pub fn work_with(board: &Board, depth: u32, threads: u32, evaluation: Evaluation) -> (u64, u64) {
     let settings = Settings {
         hash_mib: 1,
         endgame_empties: 0,
         threads,
-        ..Settings::default()
+        evaluation,
     };
     let mut searcher = Searcher::new(Limits::depth(depth), &settings);
     let mut moves = root_moves(board);
