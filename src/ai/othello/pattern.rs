@@ -179,6 +179,19 @@ struct Layout {
     size: usize,
 }
 
+impl Layout {
+    /// Where the tables of the values of [`scalars`] start, in its order.
+    fn scalar_starts(&self) -> [u32; 5] {
+        [
+            self.mobility_me,
+            self.mobility_them,
+            self.potential_me,
+            self.potential_them,
+            self.parity,
+        ]
+    }
+}
+
 fn layout() -> &'static Layout {
     static LAYOUT: OnceLock<Layout> = OnceLock::new();
     LAYOUT.get_or_init(|| {
@@ -417,13 +430,7 @@ impl Features {
             slot += 1;
         });
         debug_assert_eq!(slot, INSTANCES);
-        let starts = [
-            layout.mobility_me,
-            layout.mobility_them,
-            layout.potential_me,
-            layout.potential_them,
-            layout.parity,
-        ];
+        let starts = layout.scalar_starts();
         for (i, (start, value)) in starts.into_iter().zip(scalars(board)).enumerate() {
             index[INSTANCES + i] = start + value;
         }
@@ -491,13 +498,7 @@ impl Evaluator {
         });
         let scalar = &table[UNFOLDED.1..];
         let first = layout.mobility_me;
-        let starts = [
-            layout.mobility_me,
-            layout.mobility_them,
-            layout.potential_me,
-            layout.potential_them,
-            layout.parity,
-        ];
+        let starts = layout.scalar_starts();
         for (start, value) in starts.into_iter().zip(scalars(board)) {
             sum += i32::from(scalar[(start - first + value) as usize]);
         }
