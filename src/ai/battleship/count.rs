@@ -28,7 +28,9 @@
 //! number of ways to reach each; the backward pass the number of ways to complete
 //! each. Their products give the number of consistent fleets with a given cell
 //! occupied, and the completion counts let a sampler walk forward drawing each cell
-//! with the exact conditional probability.
+//! with the exact conditional probability. The same products, taken on the steps
+//! where a ship closes (its length then known), count the fleets with a ship of each
+//! length on each cell.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -276,6 +278,56 @@ impl Board {
         Some(k)
     }
 
+    /// The ships that deciding cell `index` (water or ship) from state `key` closes,
+    /// as (length, cells): a vertical run above a water cell, a horizontal run left of
+    /// one, a fourth cell, or a horizontal run at the end of a row. Call only for a
+    /// step that [`Board::step`] allows.
+    fn closures(&self, key: u64, index: usize, ship: bool) -> [Option<(u32, u128)>; 2] {
+        let w = self.width;
+        let col = index % w;
+        let up = decode(slot(key, col));
+        let left = if col > 0 {
+            decode(slot(key, col - 1))
+        } else {
+            Slot::Water
+        };
+        if !ship {
+            let above = match up {
+                Slot::Vertical { len, .. } => index.checked_sub(w).and_then(|e| run(len, e, w)),
+                _ => None,
+            };
+            let before = match left {
+                Slot::Horizontal { len, .. } => index.checked_sub(1).and_then(|e| run(len, e, 1)),
+                _ => None,
+            };
+            return [above, before];
+        }
+        let (len, vertical) = match (up, left) {
+            (Slot::Vertical { len, .. }, Slot::Water) => (len + 1, true),
+            (Slot::Water, Slot::Vertical { len: 1, .. }) => (2, false),
+            (Slot::Water, Slot::Horizontal { len, .. }) => (len + 1, false),
+            _ => (1, true),
+        };
+        let closed = if len == 4 {
+            run(4, index, if vertical { w } else { 1 })
+        } else if !vertical && col + 1 == w {
+            run(len, index, 1)
+        } else {
+            None
+        };
+        [closed, None]
+    }
+
+    /// The vertical runs a final state closes at the bottom of the board, as in
+    /// [`Board::closures`].
+    fn final_closures(&self, key: u64) -> impl Iterator<Item = (u32, u128)> + '_ {
+        let last_row = self.cells().saturating_sub(self.width);
+        (0..self.width).filter_map(move |col| match decode(slot(key, col)) {
+            Slot::Vertical { len, .. } => run(len, last_row + col, self.width),
+            _ => None,
+        })
+    }
+
     /// Whether the state after the last cell is a whole fleet: the open vertical runs
     /// close and no ship is left to place.
     fn accepts(&self, key: u64) -> bool {
@@ -292,6 +344,16 @@ impl Board {
     }
 }
 
+/// A ship of `len` cells ending at cell `end`, each cell `back` before the next, as
+/// (length, cells); `None` if it would start before cell 0.
+fn run(len: u32, end: usize, back: usize) -> Option<(u32, u128)> {
+    let mut cells = 0u128;
+    for k in 0..len as usize {
+        cells |= 1u128 << end.checked_sub(k * back)?;
+    }
+    Some((len, cells))
+}
+
 /// The counting tables of one board: for each cell, the reachable states (sorted)
 /// with the number of ways to complete them into a consistent fleet.
 #[derive(Clone, Debug)]
@@ -302,6 +364,32 @@ pub struct Tables {
     completions: Vec<Vec<(u64, u128)>>,
     /// Per cell, the number of consistent fleets with a ship there.
     occupied: Vec<u128>,
+    /// Per ship length (index `len - 1`), per cell, the number of consistent fleets
+    /// with a ship of that length there.
+    by_length: [Vec<u128>; 4],
+}
+
+/// Adds `n` fleets to every cell of a closed ship of `len` in `by_length`.
+fn credit(by_length: &mut [Vec<u128>; 4], closed: Option<(u32, u128)>, n: u128) {
+    let Some((len, mut cells)) = closed else {
+        return;
+    };
+    if n == 0 {
+        return;
+    }
+    let Some(row) = (len as usize)
+        .checked_sub(1)
+        .and_then(|i| by_length.get_mut(i))
+    else {
+        return;
+    };
+    while cells != 0 {
+        let b = cells.trailing_zeros() as usize;
+        cells &= cells - 1;
+        if let Some(x) = row.get_mut(b) {
+            *x += n;
+        }
+    }
 }
 
 /// Looks `key` up in a sorted layer.
@@ -352,6 +440,14 @@ impl Tables {
             .filter(|&&(k, _)| board.accepts(k))
             .map(|&(k, _)| (k, 1))
             .collect();
+        let mut by_length: [Vec<u128>; 4] = std::array::from_fn(|_| vec![0u128; cells]);
+        for &(key, ways) in forward.get(cells)? {
+            if board.accepts(key) {
+                for closed in board.final_closures(key) {
+                    credit(&mut by_length, Some(closed), ways);
+                }
+            }
+        }
         *completions.get_mut(cells)? = last;
         let mut occupied = vec![0u128; cells];
         for index in (0..cells).rev() {
@@ -367,6 +463,13 @@ impl Tables {
                     .map_or(0, |k| lookup(after, k));
                 let ship = board.step(key, index, true).map_or(0, |k| lookup(after, k));
                 through += ways * ship;
+                for (decision, n) in [(false, water), (true, ship)] {
+                    if n > 0 {
+                        for closed in board.closures(key, index, decision) {
+                            credit(&mut by_length, closed, ways * n);
+                        }
+                    }
+                }
                 if water + ship > 0 {
                     layer.push((key, water + ship));
                 }
@@ -378,6 +481,7 @@ impl Tables {
             board: board.clone(),
             completions,
             occupied,
+            by_length,
         })
     }
 
@@ -394,6 +498,15 @@ impl Tables {
     #[must_use]
     pub fn occupied(&self) -> &[u128] {
         &self.occupied
+    }
+
+    /// Per cell, the number of consistent fleets with a ship of `len` (1–4) there;
+    /// empty for other lengths. Summed over the lengths, [`Tables::occupied`].
+    #[must_use]
+    pub fn occupied_by(&self, len: usize) -> &[u128] {
+        len.checked_sub(1)
+            .and_then(|i| self.by_length.get(i))
+            .map_or(&[], Vec::as_slice)
     }
 
     /// The board these tables count.
@@ -602,6 +715,17 @@ mod tests {
                 .filter(|f| f.iter().any(|&s| s >> i & 1 == 1))
                 .count();
             assert_eq!(tables.occupied()[i], n as u128, "cell {i}");
+            for len in 1..=4 {
+                let n = fleets
+                    .iter()
+                    .filter(|f| f.iter().any(|&s| s >> i & 1 == 1 && s.count_ones() == len))
+                    .count();
+                assert_eq!(
+                    tables.occupied_by(len as usize)[i],
+                    n as u128,
+                    "cell {i} len {len}"
+                );
+            }
         }
     }
 

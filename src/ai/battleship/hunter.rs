@@ -1,20 +1,25 @@
 //! The hunter: from the shooter's [`View`] alone, the probability that each open cell
-//! holds a ship, and a shot at the most likely one. Wounded ships are finished by the
-//! same rule (their neighbours carry the highest probabilities).
+//! holds a ship of each length, and a shot at the cell of highest worth: the chance
+//! of a hit, a hit on a boat counting [`HIT_VALUE`] times a hit on a longer ship.
+//! Wounded ships are finished by the same rule (their neighbours carry the highest
+//! probabilities, and no boat may lie beside a wound).
 //!
 //! Probabilities come from one of three sources, chosen by the view alone:
 //!
-//! - exact: the counting tables of [`super::count`] give, for each cell, the number of
-//!   legal fleets consistent with the view that put a ship there. Used once few ships
-//!   are afloat or few cells are open, and only while every layer of the tables stays
-//!   under [`MAX_STATES`] (deterministic) and the deadline is not reached;
+//! - exact: the counting tables of [`super::count`] give, for each cell and ship
+//!   length, the number of legal fleets consistent with the view that put a ship of
+//!   that length there. Used once few ships are afloat or few cells are open, and
+//!   only while every layer of the tables stays under [`MAX_STATES`] (deterministic)
+//!   and the deadline is not reached;
 //! - sampled: otherwise the Markov chain of [`super::sample`] (uniform over the
 //!   consistent fleets), [`SWEEPS`] gathering sweeps after a short burn-in, with
-//!   Rao–Blackwellised cell probabilities; the deadline cuts the sweeps short;
+//!   Rao–Blackwellised cell probabilities by ship length; the deadline cuts the
+//!   sweeps short;
 //! - estimate: only if the chain finds no starting fleet, each afloat ship is laid in
 //!   every placement still possible on its own (its cells open or hit, not all hit,
 //!   no hit in its ring; while a ship is wounded, only placements covering a wound),
-//!   each placement weighting its open cells by the number of such ships afloat.
+//!   each placement weighting its open cells by the number of such ships afloat
+//!   (worth is then the weight itself).
 //!
 //! A one-shot look-ahead on sample fleets (`lookahead`) is kept but off: it measured
 //! worse than the greedy shot.
@@ -56,14 +61,52 @@ pub fn weights(view: &View, rng: &mut Rng, limits: &Limits<'_>) -> ([f64; 100], 
     (belief.p, belief.source)
 }
 
-/// What the hunter believes of the sea: per open cell the probability of a ship, and
-/// consistent fleets (ship cells) drawn from the same distribution, for look-ahead.
+/// What the hunter believes of the sea: per open cell the probability of a ship, the
+/// worth of a shot there ([`HIT_VALUE`]), and consistent fleets (ship cells) drawn
+/// from the same distribution, for look-ahead.
 #[derive(Clone, Debug)]
 pub struct Belief {
     pub p: [f64; 100],
+    pub worth: [f64; 100],
     pub samples: Vec<u128>,
     pub source: Source,
 }
+
+impl Belief {
+    /// A belief from per-length cell probabilities (index `len - 1`), kept on the
+    /// open cells of `view` only.
+    fn from_lengths(
+        view: &View,
+        by_length: &[[f64; 100]; 4],
+        samples: Vec<u128>,
+        source: Source,
+    ) -> Belief {
+        let mut p = [0.0; 100];
+        let mut worth = [0.0; 100];
+        for cell in view.open_cells() {
+            let i = cell.index();
+            for (row, v) in by_length.iter().zip(HIT_VALUE) {
+                let x = row.get(i).copied().unwrap_or(0.0);
+                if let (Some(a), Some(b)) = (p.get_mut(i), worth.get_mut(i)) {
+                    *a += x;
+                    *b += v * x;
+                }
+            }
+        }
+        Belief {
+            p,
+            worth,
+            samples,
+            source,
+        }
+    }
+}
+
+/// The worth of a hit by the length of the ship struck (index `len - 1`), relative to
+/// a hit on a longer ship: a boat found early is one the costly last search need not
+/// find. The hunter fires at the open cell of highest worth, the sum over lengths of
+/// worth times probability.
+pub const HIT_VALUE: [f64; 4] = [1.3, 1.0, 1.0, 1.0];
 
 /// The belief for `view`, with up to `draws` sample fleets (exact draws from the
 /// counting tables, or the chain's states, one per gathering sweep).
@@ -76,13 +119,10 @@ pub fn belief(view: &View, rng: &mut Rng, limits: &Limits<'_>, draws: usize) -> 
         let tables = Tables::build(&board, MAX_STATES, || limits.expired());
         if let Some(tables) = tables.filter(|t| t.total() > 0) {
             let total = tables.total() as f64;
-            let mut p = [0.0; 100];
-            for cell in view.open_cells() {
-                let n = tables.occupied().get(cell.index()).copied().unwrap_or(0);
-                if let Some(slot) = p.get_mut(cell.index()) {
-                    *slot = n as f64 / total;
-                }
-            }
+            let by_length: [[f64; 100]; 4] = std::array::from_fn(|l| {
+                let counts = tables.occupied_by(l + 1);
+                std::array::from_fn(|i| counts.get(i).map_or(0.0, |&n| n as f64 / total))
+            });
             let mut samples = Vec::with_capacity(draws);
             for k in 0..draws {
                 if k % 64 == 63 && limits.expired() {
@@ -93,22 +133,16 @@ pub fn belief(view: &View, rng: &mut Rng, limits: &Limits<'_>, draws: usize) -> 
                     None => break,
                 }
             }
-            return Belief {
-                p,
-                samples,
-                source: Source::Exact,
-            };
+            return Belief::from_lengths(view, &by_length, samples, Source::Exact);
         }
     }
-    if let Some((p, samples)) = sampled(view, rng, limits, draws) {
-        return Belief {
-            p,
-            samples,
-            source: Source::Sampled,
-        };
+    if let Some((by_length, samples)) = sampled(view, rng, limits, draws) {
+        return Belief::from_lengths(view, &by_length, samples, Source::Sampled);
     }
+    let p = estimate(view);
     Belief {
-        p: estimate(view),
+        p,
+        worth: p,
         samples: Vec::new(),
         source: Source::Estimate,
     }
@@ -119,14 +153,14 @@ const BURN_IN: usize = 100;
 /// Gathering sweeps per shot.
 pub const SWEEPS: usize = 1000;
 
-/// Cell probabilities from the Markov chain of [`super::sample`] and up to `draws`
-/// of its states, or `None` when no starting placement is found.
+/// Per-length cell probabilities from the Markov chain of [`super::sample`] and up
+/// to `draws` of its states, or `None` when no starting placement is found.
 fn sampled(
     view: &View,
     rng: &mut Rng,
     limits: &Limits<'_>,
     draws: usize,
-) -> Option<([f64; 100], Vec<u128>)> {
+) -> Option<([[f64; 100]; 4], Vec<u128>)> {
     let problem = Problem::from_view(view);
     let mut chain = Chain::start(&problem, rng)?;
     let mut samples = Vec::with_capacity(draws.min(SWEEPS));
@@ -141,21 +175,15 @@ fn sampled(
             samples.push(chain.cells());
         }
     }
-    let p = match chain.probabilities() {
+    let by_length = match chain.probabilities_by_length() {
         Some(p) => p,
         None => {
             chain.sweep(rng, true);
             samples.push(chain.cells());
-            chain.probabilities()?
+            chain.probabilities_by_length()?
         }
     };
-    let mut w = [0.0; 100];
-    for cell in view.open_cells() {
-        if let (Some(slot), Some(&x)) = (w.get_mut(cell.index()), p.get(cell.index())) {
-            *slot = x;
-        }
-    }
-    Some((w, samples))
+    Some((by_length, samples))
 }
 
 /// Every placement of a ship of `len` cells on the board.
@@ -213,15 +241,15 @@ fn estimate(view: &View) -> [f64; 100] {
 }
 
 /// The hunter's next shot at the sea seen in `view`, or `None` when no cell is open:
-/// the open cell most likely to hold a ship; among equals one beside a hit, then
-/// by `rng`.
+/// the open cell of highest worth (a likely ship, boats counting [`HIT_VALUE`]);
+/// among equals one beside a hit, then by `rng`.
 pub fn hunt(view: &View, rng: &mut Rng, limits: &Limits<'_>) -> Option<Cell> {
     let draws = if LOOKAHEAD { DRAWS } else { 0 };
     let belief = belief(view, rng, limits, draws);
     if LOOKAHEAD && let Some(cell) = lookahead(view, &belief) {
         return Some(cell);
     }
-    best(view, &belief.p, rng)
+    best(view, &belief.worth, rng)
 }
 
 /// Whether the hunter looks one shot ahead (see [`lookahead`]). Off: measured on the
@@ -460,6 +488,29 @@ mod tests {
         }
         let cell = lookahead(&view, &belief).unwrap();
         assert!(view.is_open(cell), "{cell}");
+    }
+
+    #[test]
+    fn a_likely_boat_is_worth_more_than_a_slightly_likelier_destroyer() {
+        let view = View::new();
+        let mut by_length = [[0.0; 100]; 4];
+        by_length[0][c("B2").index()] = 0.30; // a boat only
+        by_length[1][c("G7").index()] = 0.31; // a destroyer only
+        let belief = Belief::from_lengths(&view, &by_length, Vec::new(), Source::Exact);
+        assert!(belief.p[c("G7").index()] > belief.p[c("B2").index()]);
+        let shot = best(&view, &belief.worth, &mut Rng::new(1)).unwrap();
+        assert_eq!(shot, c("B2"));
+    }
+
+    #[test]
+    fn worth_counts_only_open_cells() {
+        let mut view = View::new();
+        view.record(c("A1"), ShotResult::Miss).unwrap();
+        let by_length = [[0.5; 100]; 4];
+        let belief = Belief::from_lengths(&view, &by_length, Vec::new(), Source::Sampled);
+        assert_eq!(belief.p[0], 0.0);
+        assert_eq!(belief.worth[0], 0.0);
+        assert!((belief.p[1] - 2.0).abs() < 1e-12);
     }
 
     #[test]

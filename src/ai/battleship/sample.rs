@@ -381,14 +381,28 @@ impl<'a> Chain<'a> {
     /// far (hits included, at probability one); `None` before any gathering.
     #[must_use]
     pub fn probabilities(&self) -> Option<[f64; 100]> {
+        let by_length = self.probabilities_by_length()?;
+        let mut p = [0.0; 100];
+        for row in &by_length {
+            for (slot, &x) in p.iter_mut().zip(row) {
+                *slot += x;
+            }
+        }
+        Some(p)
+    }
+
+    /// Per ship length (index `len - 1`), the estimated probability of a ship of that
+    /// length on each cell; `None` before any gathering.
+    #[must_use]
+    pub fn probabilities_by_length(&self) -> Option<[[f64; 100]; 4]> {
         let ships = self.ships.len() as f64;
         if self.steps == 0 || ships == 0.0 {
             return None;
         }
         // Each sweep gathers every ship once: steps / ships sweeps.
         let sweeps = self.steps as f64 / ships;
-        let mut p = [0.0; 100];
-        for len in 1..=4 {
+        let mut p = [[0.0; 100]; 4];
+        for (len, row) in (1..=4).zip(p.iter_mut()) {
             let Some(w) = self.weight.get(len) else {
                 continue;
             };
@@ -400,7 +414,7 @@ impl<'a> Chain<'a> {
                 while bits != 0 {
                     let b = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    if let Some(slot) = p.get_mut(b) {
+                    if let Some(slot) = row.get_mut(b) {
                         *slot += x / sweeps;
                     }
                 }
@@ -569,6 +583,20 @@ mod tests {
         for (i, &n) in tables.occupied().iter().enumerate() {
             let q = n as f64 / total;
             assert!((p[i] - q).abs() < 0.02, "cell {i}: {} vs {q}", p[i]);
+        }
+        // And by ship length, each summing with the others to the cell's probability.
+        let by_length = chain.probabilities_by_length().unwrap();
+        for i in 0..100 {
+            let sum: f64 = by_length.iter().map(|row| row[i]).sum();
+            assert!((sum - p[i]).abs() < 1e-9, "cell {i}: {sum} vs {}", p[i]);
+            for (len, row) in (1..=4).zip(&by_length) {
+                let q = tables.occupied_by(len)[i] as f64 / total;
+                assert!(
+                    (row[i] - q).abs() < 0.02,
+                    "cell {i} len {len}: {} vs {q}",
+                    row[i]
+                );
+            }
         }
     }
 
