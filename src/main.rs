@@ -35,6 +35,10 @@ struct Cli {
     /// (baselines); the same as `set_option player NAME` at the start.
     #[arg(long, default_value = "default")]
     player: String,
+    /// An engine option to set at the start, as `set_option NAME VALUE` would
+    /// (repeatable): `--set eval=pattern --set depth=8`.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    options: Vec<String>,
     #[command(subcommand)]
     tool: Option<Tool>,
 }
@@ -61,13 +65,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.tool {
         None => {
             let mut session = Session::new(kind);
-            let option = Command::SetOption {
-                name: "player".into(),
-                value: cli.player.clone(),
-            };
-            session
-                .handle(&option, &AtomicBool::new(false))
-                .map_err(|refusal| anyhow!("--player: {refusal}"))?;
+            let mut options = vec![("player".to_string(), cli.player.clone())];
+            for option in &cli.options {
+                let (name, value) = option
+                    .split_once('=')
+                    .ok_or_else(|| anyhow!("--set {option}: expected NAME=VALUE"))?;
+                options.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
+            }
+            for (name, value) in options {
+                let flag = if name == "player" {
+                    "--player"
+                } else {
+                    "--set"
+                };
+                let option = Command::SetOption { name, value };
+                session
+                    .handle(&option, &AtomicBool::new(false))
+                    .map_err(|refusal| anyhow!("{flag}: {refusal}"))?;
+            }
             let stdin = BufReader::new(io::stdin());
             engine::run(stdin, io::stdout(), session).context("engine input/output")?;
             Ok(ExitCode::SUCCESS)

@@ -60,7 +60,8 @@ pub struct BenchArgs {
     /// `othello`: transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     hash: u32,
-    /// `othello`: the midgame search's evaluation, hand or pattern.
+    /// `othello`: the midgame search's evaluation, hand (whose node count is the
+    /// signature) or pattern (the player's default).
     #[arg(long, default_value = "hand")]
     eval: String,
 }

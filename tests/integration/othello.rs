@@ -238,3 +238,19 @@ fn end_of_input_cuts_a_long_think_short_and_ends() {
     assert!(Move::parse(&answer.text).is_some());
     assert_eq!(engine.wait(), Some(0));
 }
+
+#[test]
+fn options_can_be_set_on_the_command_line() {
+    let mut engine = Engine::start(&["--set", "eval=pattern", "--set", "DEPTH=3"]);
+    engine.ok("set_option eval hand");
+    let answer = engine.ok("genmove black");
+    let mv = Move::parse(&answer).expect("a move");
+    assert!(Position::start().legal_moves().contains(&mv));
+    // A refused option stops the engine before it reads a line, with exit code 1.
+    let mut bad = Engine::start(&["--set", "eval=edax"]);
+    bad.close();
+    assert_eq!(bad.wait(), Some(1));
+    let mut malformed = Engine::start(&["--set", "depth"]);
+    malformed.close();
+    assert_eq!(malformed.wait(), Some(1));
+}

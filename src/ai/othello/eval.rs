@@ -1,13 +1,15 @@
 //! The midgame evaluation: an estimate of the final disc difference for the side to
 //! move in hundredths of a disc ([`DISC`]).
 //!
-//! Two evaluations ([`Evaluation`]): [`hand_tuned`], the default, a sum of the seed's
-//! strategy ideas (side-relative, mine minus theirs): mobility with corners counted
-//! twice, potential mobility (empties next to the other side's discs), corners, X-
-//! and C-squares next to an empty corner, stable discs, and the parity of the
-//! empties; and the learned pattern weights ([`super::pattern`], made by
-//! `tabula train`), which judge better at equal depth but cost more time per node
-//! and more nodes per depth (the README has the measurements).
+//! Two evaluations ([`Evaluation`]): the learned pattern weights
+//! ([`super::pattern`], made by `tabula train`), the midgame search's default; and
+//! [`hand_tuned`], a sum of the seed's strategy ideas (side-relative, mine minus
+//! theirs): mobility with corners counted twice, potential mobility (empties next
+//! to the other side's discs), corners, X- and C-squares next to an empty corner,
+//! stable discs, and the parity of the empties. The patterns cost more time per
+//! node and more nodes per depth but win at equal time (the README has the
+//! measurements); the hand-tuned one orders the exact solver's moves, where it
+//! needs fewer nodes ([`evaluate`]).
 
 use super::endgame::stable_discs;
 use crate::games::othello::Board;
@@ -50,9 +52,9 @@ fn weighted(moves: u64) -> i32 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Evaluation {
     /// [`hand_tuned`].
-    #[default]
     Hand,
     /// The learned pattern weights (the hand-tuned one should they not load).
+    #[default]
     Pattern,
 }
 
@@ -79,7 +81,8 @@ impl Evaluation {
     }
 }
 
-/// The default evaluation of `board` ([`hand_tuned`]), in [`DISC`] units.
+/// The evaluation that orders the solver's moves ([`hand_tuned`]), in [`DISC`]
+/// units.
 #[inline]
 #[must_use]
 pub fn evaluate(board: &Board) -> i32 {

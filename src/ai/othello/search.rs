@@ -87,7 +87,7 @@ impl Default for Settings {
             hash_mib: 16,
             endgame_empties: 20,
             threads: 1,
-            evaluation: Evaluation::Hand,
+            evaluation: Evaluation::Pattern,
         }
     }
 }

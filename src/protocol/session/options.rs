@@ -44,7 +44,7 @@ impl Default for Options {
             iterations: 0,
             shell_selection: Selection::RegretMatching,
             endgame: 20,
-            evaluation: Evaluation::Hand,
+            evaluation: Evaluation::Pattern,
         }
     }
 }
