@@ -80,3 +80,18 @@ macro_rules! isa_copies {
     };
 }
 pub(crate) use isa_copies;
+
+/// Calls `$function` of the copy for `$isa` made by [`isa_copies!`] in the calling
+/// module: `dispatch!(isa, perft(board, depth))`.
+macro_rules! dispatch {
+    ($isa:expr, $function:ident($($argument:expr),* $(,)?)) => {
+        match $isa {
+            $crate::cpu::Isa::Portable => portable::$function($($argument),*),
+            // SAFETY: `Isa::X86_64V3` is only constructed by `Isa::detect` after
+            // `is_x86_feature_detected!` found every feature the copy enables.
+            #[cfg(target_arch = "x86_64")]
+            $crate::cpu::Isa::X86_64V3 => unsafe { x86_64_v3::$function($($argument),*) },
+        }
+    };
+}
+pub(crate) use dispatch;

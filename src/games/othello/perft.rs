@@ -5,7 +5,7 @@
 //! ply is counted in bulk from the move set.
 
 use super::bitboard::{self, Board};
-use crate::cpu::{Isa, isa_copies};
+use crate::cpu::{Isa, dispatch, isa_copies};
 
 /// The number of move sequences of length `depth` from `board` (side to move =
 /// `board.player`), on the best instruction set of this machine.
@@ -17,13 +17,7 @@ pub fn perft(board: Board, depth: u32) -> u64 {
 /// [`perft`] with the compiled copy for `isa`, which must be [`Isa::Portable`] or one
 /// [`Isa::detected`] returned.
 fn perft_on(isa: Isa, board: Board, depth: u32) -> u64 {
-    match isa {
-        Isa::Portable => portable::perft(board, depth),
-        // SAFETY: `Isa::X86_64V3` is only constructed by `Isa::detect` after
-        // `is_x86_feature_detected!` found every feature the copy enables.
-        #[cfg(target_arch = "x86_64")]
-        Isa::X86_64V3 => unsafe { x86_64_v3::perft(board, depth) },
-    }
+    dispatch!(isa, perft(board, depth))
 }
 
 /// The recursion, once per instruction set (`$feature`: the attributes of the copy).
