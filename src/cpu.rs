@@ -4,7 +4,7 @@
 //! The release build is portable (no `-C target-cpu`), so `count_ones`,
 //! `trailing_zeros` and `x & (x - 1)` compile to long generic sequences and nothing
 //! is vectorised for AVX2. A hot recursion is therefore compiled twice by
-//! [`isa_copies!`]: a portable copy, and on x86_64 a copy with the x86-64-v3
+//! `isa_copies!`: a portable copy, and on x86_64 a copy with the x86-64-v3
 //! integer and vector features enabled (`popcnt`, `lzcnt`, `bmi1`, `bmi2`, `avx2`).
 //! A `#[target_feature]` function only speeds up the code inlined into it, so every
 //! recursive function of a hot path must be inside the copy; the small kernels it

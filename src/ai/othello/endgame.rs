@@ -5,8 +5,8 @@
 //! alpha-beta in three layers, chosen by the number of empty squares `n`:
 //!
 //! - `n > SHALLOW`: principal-variation search at the root and along the principal
-//!   line ([`Solver::pvs`]), null-window search elsewhere ([`Solver::nws`]); moves
-//!   sorted by the table move, then fastest-first (fewest replies for the opponent,
+//!   line (`pvs`), null-window search elsewhere (`nws`); moves sorted by the table
+//!   move, then fastest-first (fewest replies for the opponent,
 //!   corners counted twice), potential mobility and parity, plus the evaluation
 //!   (`ORDER_EVAL_EMPTIES`) or a 2–4 ply search of it (`ORDER_SEARCH_EMPTIES`) far
 //!   from the end; a stability cut-off that bounds the score by the opponent's stable
@@ -15,6 +15,10 @@
 //! - `3 ≤ n ≤ SHALLOW`: no sorting, empties in odd quadrants first (parity).
 //! - the last two empties unrolled, and the very last one counted without making the
 //!   move ([`last1`]).
+//!
+//! The recursion is compiled once per instruction set from one source
+//! (`search_functions!`, see [`crate::cpu`]); [`Solver`] runs the copy for the
+//! detected one. The copies search the same tree.
 //!
 //! Every function counts one node per call. A raised stop flag or a passed deadline
 //! (checked every few thousand interior nodes) sets `aborted`; the scores returned

@@ -3,6 +3,9 @@
 //! Convention (CONTRACT.md): a forced pass counts as a move (one ply), and a position
 //! where the game is over before the depth is reached counts as one leaf. The last
 //! ply is counted in bulk from the move set.
+//!
+//! The recursion is compiled once per instruction set (see [`crate::cpu`]) and
+//! [`perft`] runs the copy for the detected one.
 
 use super::bitboard::{self, Board};
 use crate::cpu::{Isa, dispatch, isa_copies};
