@@ -818,8 +818,8 @@ mod tests {
     #[test]
     fn every_instruction_set_solves_with_the_same_scores_moves_and_nodes() {
         let mut rng = crate::rng::Rng::new(909);
-        for round in 0..60 {
-            let board = random_endgame(&mut rng, 4 + round % 15);
+        for round in 0..72 {
+            let board = random_endgame(&mut rng, 1 + round % 18);
             let mut results = Vec::new();
             for isa in Isa::available() {
                 let table = Table::with_buckets(1 << 12);
