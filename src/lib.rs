@@ -16,11 +16,14 @@
 //!   judges every move with [`games`], schedules, statistics and records.
 //! - [`conformance`] runs the conformance suite (`.tst` files) against any engine
 //!   command; it talks to engines only through their pipes.
+//! - [`cpu`] detects the CPU's features once and picks the compiled copy of a hot
+//!   kernel (perft, the endgame solver) that uses them.
 //! - [`rng`] is the one seeded random number generator every player uses.
 
 pub mod ai;
 pub mod arena;
 pub mod conformance;
+pub mod cpu;
 pub mod games;
 pub mod protocol;
 pub mod rng;

@@ -5,8 +5,8 @@
 //! alpha-beta in three layers, chosen by the number of empty squares `n`:
 //!
 //! - `n > SHALLOW`: principal-variation search at the root and along the principal
-//!   line ([`Solver::pvs`]), null-window search elsewhere ([`Solver::nws`]); moves
-//!   sorted by the table move, then fastest-first (fewest replies for the opponent,
+//!   line (`pvs`), null-window search elsewhere (`nws`); moves sorted by the table
+//!   move, then fastest-first (fewest replies for the opponent,
 //!   corners counted twice), potential mobility and parity, plus the evaluation
 //!   (`ORDER_EVAL_EMPTIES`) or a 2–4 ply search of it (`ORDER_SEARCH_EMPTIES`) far
 //!   from the end; a stability cut-off that bounds the score by the opponent's stable
@@ -16,6 +16,10 @@
 //! - the last two empties unrolled, and the very last one counted without making the
 //!   move ([`last1`]).
 //!
+//! The recursion is compiled once per instruction set from one source
+//! (`search_functions!`, see [`crate::cpu`]); [`Solver`] runs the copy for the
+//! detected one. The copies search the same tree.
+//!
 //! Every function counts one node per call. A raised stop flag or a passed deadline
 //! (checked every few thousand interior nodes) sets `aborted`; the scores returned
 //! after that are meaningless and callers must check it.
@@ -23,6 +27,7 @@
 use super::eval::{DISC, evaluate};
 use super::tt::{NO_MOVE, Table};
 use crate::ai::Limits;
+use crate::cpu::{Isa, dispatch, isa_copies};
 use crate::games::othello::Board;
 use crate::games::othello::bitboard::flips;
 
@@ -93,7 +98,7 @@ const DIAGONALS: [u64; 30] = {
 };
 
 /// The empty squares that lie in a quadrant with an odd number of empties.
-#[inline]
+#[inline(always)]
 fn odd_quadrants(empty: u64) -> u64 {
     let mut odd = 0;
     for quadrant in QUADRANTS {
@@ -105,7 +110,7 @@ fn odd_quadrants(empty: u64) -> u64 {
 }
 
 /// The score of a finished game for the side to move (O4: empties to the winner).
-#[inline]
+#[inline(always)]
 #[must_use]
 pub fn final_score(board: &Board) -> i32 {
     let mine = board.player.count_ones() as i32;
@@ -146,6 +151,7 @@ fn full_lines(filled: u64) -> [u64; 4] {
 /// A subset of the discs of `player` that can never flip: along each of the four
 /// axes the line is full, or the disc touches the border, or a neighbour on that
 /// axis is itself stable.
+#[inline(always)]
 #[must_use]
 pub fn stable_discs(player: u64, opponent: u64) -> u64 {
     let [rows, columns, down, up] = full_lines(player | opponent);
@@ -166,7 +172,7 @@ pub fn stable_discs(player: u64, opponent: u64) -> u64 {
 
 /// The score when the side to move of `board` (one empty square, `square`) plays it,
 /// or passes and the opponent plays it, or neither can.
-#[inline]
+#[inline(always)]
 fn last1(board: &Board, square: u32) -> i32 {
     let mine = board.player.count_ones() as i32;
     let flipped = flips(board.player, board.opponent, square).count_ones() as i32;
@@ -186,7 +192,7 @@ fn last1(board: &Board, square: u32) -> i32 {
 
 /// The fastest-first key of the move to `square` leading to `next` (the opponent to
 /// move): lower is searched first.
-#[inline]
+#[inline(always)]
 fn order_key(next: &Board, square: u32, odd: u64) -> i32 {
     let replies = next.moves();
     let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
@@ -216,88 +222,12 @@ struct Candidate {
     key: i32,
 }
 
-/// A small negamax over the evaluation, `depth` plies, for ordering only.
-fn eval_search(board: &Board, depth: u32, mut alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
-    *nodes += 1;
-    if depth == 0 {
-        return evaluate(board);
-    }
-    let moves = board.moves();
-    if moves == 0 {
-        let passed = board.passed();
-        if passed.moves() == 0 {
-            return final_score(board) * DISC;
-        }
-        return -eval_search(&passed, depth - 1, -beta, -alpha, nodes);
-    }
-    let mut best = -INFINITY;
-    let mut rest = moves;
-    while rest != 0 {
-        let square = rest.trailing_zeros();
-        rest &= rest - 1;
-        let next = board.after(square, flips(board.player, board.opponent, square));
-        let score = -eval_search(&next, depth - 1, -beta, -alpha, nodes);
-        if score > best {
-            best = score;
-            if score > alpha {
-                alpha = score;
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-    }
-    best
-}
-
 /// The depth of the ordering search with `n` empties (from [`ORDER_SEARCH_EMPTIES`]).
 fn order_depth(n: u32) -> u32 {
     match n {
         20.. => 4,
         _ => 2,
     }
-}
-
-/// The legal moves of `board` (given as `moves`), sorted: `first` (the table move)
-/// at the head, then by [`order_key`], with the evaluation (or a shallow search of
-/// it) added far from the end.
-/// They are written to the head of `list`; the count is returned. The nodes of the
-/// shallow searches are added to `nodes`.
-fn sort_into(
-    list: &mut [Candidate; 32],
-    board: &Board,
-    moves: u64,
-    first: Option<u32>,
-    nodes: &mut u64,
-) -> usize {
-    let n = board.empty().count_ones();
-    let odd = odd_quadrants(board.empty());
-    let mut count = 0;
-    let mut rest = moves;
-    while rest != 0 && count < 32 {
-        let square = rest.trailing_zeros();
-        rest &= rest - 1;
-        let next = board.after(square, flips(board.player, board.opponent, square));
-        let key = if Some(square) == first {
-            i32::MIN
-        } else if n >= ORDER_SEARCH_EMPTIES {
-            order_key(&next, square, odd)
-                + eval_search(&next, order_depth(n), -INFINITY, INFINITY, nodes) / 2
-        } else if n >= ORDER_EVAL_EMPTIES {
-            order_key(&next, square, odd) + evaluate(&next) / 2
-        } else {
-            order_key(&next, square, odd)
-        };
-        // Insertion sort: lists are short.
-        let mut i = count;
-        while i > 0 && list[i - 1].key > key {
-            list[i] = list[i - 1];
-            i -= 1;
-        }
-        list[i] = Candidate { square, next, key };
-        count += 1;
-    }
-    count
 }
 
 /// An unused slot of a move list.
@@ -323,6 +253,8 @@ pub struct Solver<'a> {
     /// (a node's children have fewer empties, a pass keeps the count but comes
     /// before its list).
     lists: Vec<[Candidate; 32]>,
+    /// The compiled copy of the search that runs.
+    isa: Isa,
 }
 
 impl<'a> Solver<'a> {
@@ -336,59 +268,32 @@ impl<'a> Solver<'a> {
             limits,
             countdown: CHECK_EVERY,
             lists: Vec::new(),
+            isa: Isa::detected(),
         }
+    }
+
+    /// The same solver running the copy of the search for `isa` (for tests: it must
+    /// be [`Isa::Portable`] or what [`Isa::detected`] returned).
+    #[cfg(test)]
+    fn on(self, isa: Isa) -> Solver<'a> {
+        Solver { isa, ..self }
     }
 
     /// The exact score of `board` if it lies inside (`alpha`, `beta`); otherwise a
     /// bound on the failing side (fail-soft).
     pub fn solve(&mut self, board: &Board, alpha: i32, beta: i32) -> i32 {
         let n = board.empty().count_ones();
-        if n <= SHALLOW {
-            self.shallow(board, alpha, beta, n)
-        } else if beta == alpha + 1 {
-            self.nws(board, alpha, n)
-        } else {
-            self.pvs(board, alpha, beta, n)
-        }
+        dispatch!(self.isa, solve_child(self, board, alpha, beta, n))
     }
 
     /// The best move of `board` (None when the side to move must pass) and its exact
     /// score, or the score when passing is forced. The game must not be over.
     pub fn best_move(&mut self, board: &Board) -> (Option<u32>, i32) {
-        let moves = board.moves();
-        if moves == 0 {
-            return (None, -self.solve(&board.passed(), -64, 64));
-        }
-        let n = board.empty().count_ones();
-        let first = self.tt.probe(board).and_then(|hit| hit.best);
-        let mut list = [NO_CANDIDATE; 32];
-        let count = sort_into(&mut list, board, moves, first, &mut self.nodes);
-        let (mut alpha, beta) = (-64, 64);
-        let mut best = (list[0].square, LOSS);
-        for (i, candidate) in list[..count].iter().enumerate() {
-            let mut score = if i == 0 {
-                -self.solve(&candidate.next, -beta, -alpha)
-            } else {
-                -self.solve(&candidate.next, -alpha - 1, -alpha)
-            };
-            if i > 0 && score > alpha && score < beta {
-                score = -self.solve(&candidate.next, -beta, -score);
-            }
-            if self.aborted {
-                break;
-            }
-            if score > best.1 {
-                best = (candidate.square, score);
-                alpha = alpha.max(score);
-            }
-        }
-        if !self.aborted {
-            self.tt.store(board, n, -64, 64, best.1, best.0 as u8);
-        }
-        (Some(best.0), best.1)
+        dispatch!(self.isa, best_move(self, board))
     }
 
-    #[inline]
+    /// Counts an interior node; true once the search must stop.
+    #[inline(always)]
     fn tick(&mut self) -> bool {
         self.countdown -= 1;
         if self.countdown == 0 {
@@ -400,262 +305,442 @@ impl<'a> Solver<'a> {
         self.aborted
     }
 
-    /// Stability cut-off: an upper bound from the opponent's stable discs, when it
-    /// already fails low against `alpha`. Only tried when `alpha` is at least half the
-    /// empties (below that a cut-off needs more stable discs than a position has;
-    /// the threshold was set by node counts on FFO #40–#45).
+    /// The move list for nodes with `n` empties.
     #[inline]
-    fn stability_cut(board: &Board, alpha: i32, n: u32) -> Option<i32> {
-        if alpha < n as i32 / 2 {
-            return None;
-        }
-        let bound = 64 - 2 * stable_discs(board.opponent, board.player).count_ones() as i32;
-        (bound <= alpha).then_some(bound)
-    }
-
-    /// Null-window search: is the score above `alpha`? (`n` > [`SHALLOW`] empties.)
-    fn nws(&mut self, board: &Board, alpha: i32, n: u32) -> i32 {
-        self.nodes += 1;
-        if self.tick() {
-            return 0;
-        }
-        let beta = alpha + 1;
-        if let Some(bound) = Self::stability_cut(board, alpha, n) {
-            return bound;
-        }
-        let mut first = None;
-        if n >= TT_EMPTIES
-            && let Some(hit) = self.tt.probe(board)
-        {
-            if let Some(score) = hit.cutoff(alpha, beta) {
-                return score;
-            }
-            first = hit.best;
-        }
-        let moves = board.moves();
-        if moves == 0 {
-            let passed = board.passed();
-            if passed.moves() == 0 {
-                return final_score(board);
-            }
-            return -self.nws(&passed, -beta, n);
-        }
+    fn list(&mut self, n: u32) -> &mut [Candidate; 32] {
         let slot = n as usize;
         if self.lists.len() <= slot {
             self.lists.resize(slot + 1, [NO_CANDIDATE; 32]);
         }
-        let count = sort_into(&mut self.lists[slot], board, moves, first, &mut self.nodes);
-        if n >= ETC_EMPTIES {
-            // Enhanced transposition cut-off: a child already known to fail low for
-            // the opponent cuts here without a search.
-            for candidate in &self.lists[slot][..count] {
-                if let Some(hit) = self.tt.probe(&candidate.next)
-                    && -hit.upper >= beta
-                {
-                    self.tt
-                        .store(board, n, alpha, beta, -hit.upper, candidate.square as u8);
-                    return -hit.upper;
-                }
-            }
-        }
-        let mut best = LOSS;
-        let mut best_square = NO_MOVE;
-        for i in 0..count {
-            let candidate = self.lists[slot][i];
-            let score = if n - 1 <= SHALLOW {
-                -self.shallow(&candidate.next, -beta, -alpha, n - 1)
-            } else {
-                -self.nws(&candidate.next, -beta, n - 1)
-            };
-            if self.aborted {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_square = candidate.square as u8;
-                if score > alpha {
-                    break;
-                }
-            }
-        }
-        if n >= TT_EMPTIES {
-            self.tt.store(board, n, alpha, beta, best, best_square);
-        }
-        best
+        &mut self.lists[slot]
     }
+}
 
-    /// Principal-variation search with window (`alpha`, `beta`) (`n` > [`SHALLOW`]).
-    fn pvs(&mut self, board: &Board, mut alpha: i32, beta: i32, n: u32) -> i32 {
-        self.nodes += 1;
-        if self.tick() {
-            return 0;
-        }
-        let mut first = None;
-        if let Some(hit) = self.tt.probe(board) {
-            if let Some(score) = hit.cutoff(alpha, beta) {
-                return score;
+/// Stability cut-off: an upper bound from the opponent's stable discs, when it
+/// already fails low against `alpha`. Only tried when `alpha` is at least half the
+/// empties (below that a cut-off needs more stable discs than a position has;
+/// the threshold was set by node counts on FFO #40–#45).
+#[inline(always)]
+fn stability_cut(board: &Board, alpha: i32, n: u32) -> Option<i32> {
+    if alpha < n as i32 / 2 {
+        return None;
+    }
+    let bound = 64 - 2 * stable_discs(board.opponent, board.player).count_ones() as i32;
+    (bound <= alpha).then_some(bound)
+}
+
+/// The recursive search, once per instruction set (`$feature`: the attributes of
+/// the copy; see [`crate::cpu`]). Every function that is part of a recursion, or
+/// too big to be inlined, is here so that it is compiled with the copy's features.
+macro_rules! search_functions {
+    ($(#[$feature:meta])*) => {
+        /// A small negamax over the evaluation, `depth` plies, for ordering only.
+        $(#[$feature])*
+        fn eval_search(
+            board: &Board,
+            depth: u32,
+            mut alpha: i32,
+            beta: i32,
+            nodes: &mut u64,
+        ) -> i32 {
+            *nodes += 1;
+            if depth == 0 {
+                return evaluate(board);
             }
-            first = hit.best;
-        }
-        let moves = board.moves();
-        if moves == 0 {
-            let passed = board.passed();
-            if passed.moves() == 0 {
-                return final_score(board);
-            }
-            return -self.pvs(&passed, -beta, -alpha, n);
-        }
-        let original_alpha = alpha;
-        let slot = n as usize;
-        if self.lists.len() <= slot {
-            self.lists.resize(slot + 1, [NO_CANDIDATE; 32]);
-        }
-        let count = sort_into(&mut self.lists[slot], board, moves, first, &mut self.nodes);
-        let mut best = LOSS;
-        let mut best_square = NO_MOVE;
-        for i in 0..count {
-            let candidate = self.lists[slot][i];
-            let child = n - 1;
-            let mut score = if i == 0 {
-                -self.solve_child(&candidate.next, -beta, -alpha, child)
-            } else {
-                -self.solve_child(&candidate.next, -alpha - 1, -alpha, child)
-            };
-            if i > 0 && score > alpha && score < beta {
-                score = -self.solve_child(&candidate.next, -beta, -score, child);
-            }
-            if self.aborted {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_square = candidate.square as u8;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
+            let moves = board.moves();
+            if moves == 0 {
+                let passed = board.passed();
+                if passed.moves() == 0 {
+                    return final_score(board) * DISC;
                 }
+                return -eval_search(&passed, depth - 1, -beta, -alpha, nodes);
             }
-        }
-        self.tt
-            .store(board, n, original_alpha, beta, best, best_square);
-        best
-    }
-
-    #[inline]
-    fn solve_child(&mut self, board: &Board, alpha: i32, beta: i32, n: u32) -> i32 {
-        if n <= SHALLOW {
-            self.shallow(board, alpha, beta, n)
-        } else if beta == alpha + 1 {
-            self.nws(board, alpha, n)
-        } else {
-            self.pvs(board, alpha, beta, n)
-        }
-    }
-
-    /// Alpha-beta without sorting for 3 to [`SHALLOW`] empties (fewer are passed on
-    /// to the unrolled paths): empties of odd quadrants first.
-    fn shallow(&mut self, board: &Board, mut alpha: i32, beta: i32, n: u32) -> i32 {
-        let empty = board.empty();
-        match n {
-            0 => {
-                self.nodes += 1;
-                return final_score(board);
-            }
-            1 => {
-                self.nodes += 1;
-                return last1(board, empty.trailing_zeros());
-            }
-            2 => {
-                let first = empty.trailing_zeros();
-                let second = (empty & (empty - 1)).trailing_zeros();
-                return self.last2(board, alpha, beta, first, second);
-            }
-            _ => {}
-        }
-        self.nodes += 1;
-        let odd = odd_quadrants(empty);
-        let mut best = LOSS;
-        for group in [odd, empty & !odd] {
-            let mut rest = group;
+            let mut best = -INFINITY;
+            let mut rest = moves;
             while rest != 0 {
                 let square = rest.trailing_zeros();
                 rest &= rest - 1;
-                if NEIGHBOURS[square as usize] & board.opponent == 0 {
-                    continue;
-                }
-                let flipped = flips(board.player, board.opponent, square);
-                if flipped == 0 {
-                    continue;
-                }
-                let next = board.after(square, flipped);
-                let score = -self.shallow(&next, -beta, -alpha, n - 1);
+                let next = board.after(square, flips(board.player, board.opponent, square));
+                let score = -eval_search(&next, depth - 1, -beta, -alpha, nodes);
                 if score > best {
                     best = score;
                     if score > alpha {
                         alpha = score;
                         if alpha >= beta {
-                            return best;
+                            break;
                         }
                     }
                 }
             }
+            best
         }
-        if best == LOSS {
-            let passed = board.passed();
-            if passed.moves() == 0 {
-                return final_score(board);
-            }
-            return -self.shallow(&passed, -beta, -alpha, n);
-        }
-        best
-    }
 
-    /// The last two empties, `first` and `second`.
-    fn last2(&mut self, board: &Board, alpha: i32, beta: i32, first: u32, second: u32) -> i32 {
-        self.nodes += 1;
-        let (player, opponent) = (board.player, board.opponent);
-        let mut best = LOSS;
-        let flipped = flips(player, opponent, first);
-        if flipped != 0 {
-            self.nodes += 1;
-            best = -last1(&board.after(first, flipped), second);
-            if best >= beta {
+        /// The legal moves of `board` (given as `moves`), sorted: `first` (the table
+        /// move) at the head, then by [`order_key`], with the evaluation (or a shallow
+        /// search of it) added far from the end.
+        /// They are written to the head of `list`; the count is returned. The nodes of
+        /// the shallow searches are added to `nodes`.
+        $(#[$feature])*
+        fn sort_into(
+            list: &mut [Candidate; 32],
+            board: &Board,
+            moves: u64,
+            first: Option<u32>,
+            nodes: &mut u64,
+        ) -> usize {
+            let n = board.empty().count_ones();
+            let odd = odd_quadrants(board.empty());
+            let mut count = 0;
+            let mut rest = moves;
+            while rest != 0 && count < 32 {
+                let square = rest.trailing_zeros();
+                rest &= rest - 1;
+                let next = board.after(square, flips(board.player, board.opponent, square));
+                let key = if Some(square) == first {
+                    i32::MIN
+                } else if n >= ORDER_SEARCH_EMPTIES {
+                    order_key(&next, square, odd)
+                        + eval_search(&next, order_depth(n), -INFINITY, INFINITY, nodes) / 2
+                } else if n >= ORDER_EVAL_EMPTIES {
+                    order_key(&next, square, odd) + evaluate(&next) / 2
+                } else {
+                    order_key(&next, square, odd)
+                };
+                // Insertion sort: lists are short.
+                let mut i = count;
+                while i > 0 && list[i - 1].key > key {
+                    list[i] = list[i - 1];
+                    i -= 1;
+                }
+                list[i] = Candidate { square, next, key };
+                count += 1;
+            }
+            count
+        }
+
+        /// [`Solver::best_move`].
+        $(#[$feature])*
+        pub(super) fn best_move(solver: &mut Solver<'_>, board: &Board) -> (Option<u32>, i32) {
+            let moves = board.moves();
+            if moves == 0 {
+                let n = board.empty().count_ones();
+                return (None, -solve_child(solver, &board.passed(), -64, 64, n));
+            }
+            let n = board.empty().count_ones();
+            let first = solver.tt.probe(board).and_then(|hit| hit.best);
+            let mut list = [NO_CANDIDATE; 32];
+            let count = sort_into(&mut list, board, moves, first, &mut solver.nodes);
+            let (mut alpha, beta) = (-64, 64);
+            let mut best = (list[0].square, LOSS);
+            for (i, candidate) in list[..count].iter().enumerate() {
+                let score = search_move(solver, &candidate.next, i, alpha, beta, n - 1);
+                if solver.aborted {
+                    break;
+                }
+                if score > best.1 {
+                    best = (candidate.square, score);
+                    alpha = alpha.max(score);
+                }
+            }
+            if !solver.aborted {
+                solver.tt.store(board, n, -64, 64, best.1, best.0 as u8);
+            }
+            (Some(best.0), best.1)
+        }
+
+        /// Null-window search: is the score above `alpha`? (`n` > [`SHALLOW`]
+        /// empties.)
+        $(#[$feature])*
+        fn nws(solver: &mut Solver<'_>, board: &Board, alpha: i32, n: u32) -> i32 {
+            solver.nodes += 1;
+            if solver.tick() {
+                return 0;
+            }
+            let beta = alpha + 1;
+            if let Some(bound) = stability_cut(board, alpha, n) {
+                return bound;
+            }
+            let mut first = None;
+            if n >= TT_EMPTIES
+                && let Some(hit) = solver.tt.probe(board)
+            {
+                if let Some(score) = hit.cutoff(alpha, beta) {
+                    return score;
+                }
+                first = hit.best;
+            }
+            let moves = board.moves();
+            if moves == 0 {
+                let passed = board.passed();
+                if passed.moves() == 0 {
+                    return final_score(board);
+                }
+                return -nws(solver, &passed, -beta, n);
+            }
+            let mut nodes = solver.nodes;
+            let count = sort_into(solver.list(n), board, moves, first, &mut nodes);
+            solver.nodes = nodes;
+            if n >= ETC_EMPTIES {
+                // Enhanced transposition cut-off: a child already known to fail low
+                // for the opponent cuts here without a search.
+                for candidate in &solver.lists[n as usize][..count] {
+                    if let Some(hit) = solver.tt.probe(&candidate.next)
+                        && -hit.upper >= beta
+                    {
+                        solver
+                            .tt
+                            .store(board, n, alpha, beta, -hit.upper, candidate.square as u8);
+                        return -hit.upper;
+                    }
+                }
+            }
+            let mut best = LOSS;
+            let mut best_square = NO_MOVE;
+            for i in 0..count {
+                let candidate = solver.lists[n as usize][i];
+                let score = if n - 1 <= SHALLOW {
+                    -shallow(solver, &candidate.next, -beta, -alpha, n - 1)
+                } else {
+                    -nws(solver, &candidate.next, -beta, n - 1)
+                };
+                if solver.aborted {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    best_square = candidate.square as u8;
+                    if score > alpha {
+                        break;
+                    }
+                }
+            }
+            if n >= TT_EMPTIES {
+                solver.tt.store(board, n, alpha, beta, best, best_square);
+            }
+            best
+        }
+
+        /// Principal-variation search with window (`alpha`, `beta`) (`n` >
+        /// [`SHALLOW`]).
+        $(#[$feature])*
+        fn pvs(
+            solver: &mut Solver<'_>,
+            board: &Board,
+            mut alpha: i32,
+            beta: i32,
+            n: u32,
+        ) -> i32 {
+            solver.nodes += 1;
+            if solver.tick() {
+                return 0;
+            }
+            let mut first = None;
+            if let Some(hit) = solver.tt.probe(board) {
+                if let Some(score) = hit.cutoff(alpha, beta) {
+                    return score;
+                }
+                first = hit.best;
+            }
+            let moves = board.moves();
+            if moves == 0 {
+                let passed = board.passed();
+                if passed.moves() == 0 {
+                    return final_score(board);
+                }
+                return -pvs(solver, &passed, -beta, -alpha, n);
+            }
+            let original_alpha = alpha;
+            let mut nodes = solver.nodes;
+            let count = sort_into(solver.list(n), board, moves, first, &mut nodes);
+            solver.nodes = nodes;
+            let mut best = LOSS;
+            let mut best_square = NO_MOVE;
+            for i in 0..count {
+                let candidate = solver.lists[n as usize][i];
+                let score = search_move(solver, &candidate.next, i, alpha, beta, n - 1);
+                if solver.aborted {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    best_square = candidate.square as u8;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            solver
+                .tt
+                .store(board, n, original_alpha, beta, best, best_square);
+            best
+        }
+
+        /// The score of the `i`-th move (from 0) of a principal-variation node with
+        /// window (`alpha`, `beta`), leading to `next` with `n` empties: the first
+        /// with the full window, the others with a null window and a re-search when
+        /// they land inside.
+        $(#[$feature])*
+        #[inline]
+        fn search_move(
+            solver: &mut Solver<'_>,
+            next: &Board,
+            i: usize,
+            alpha: i32,
+            beta: i32,
+            n: u32,
+        ) -> i32 {
+            if i == 0 {
+                return -solve_child(solver, next, -beta, -alpha, n);
+            }
+            let score = -solve_child(solver, next, -alpha - 1, -alpha, n);
+            if score > alpha && score < beta {
+                -solve_child(solver, next, -beta, -score, n)
+            } else {
+                score
+            }
+        }
+
+        /// The search that fits `n` empties and the window: [`shallow`] for at
+        /// most [`SHALLOW`], [`nws`] for a null window, [`pvs`] otherwise.
+        $(#[$feature])*
+        pub(super) fn solve_child(
+            solver: &mut Solver<'_>,
+            board: &Board,
+            alpha: i32,
+            beta: i32,
+            n: u32,
+        ) -> i32 {
+            if n <= SHALLOW {
+                shallow(solver, board, alpha, beta, n)
+            } else if beta == alpha + 1 {
+                nws(solver, board, alpha, n)
+            } else {
+                pvs(solver, board, alpha, beta, n)
+            }
+        }
+
+        /// Alpha-beta without sorting for 3 to [`SHALLOW`] empties (fewer are
+        /// passed on to the unrolled paths): empties of odd quadrants first.
+        $(#[$feature])*
+        fn shallow(
+            solver: &mut Solver<'_>,
+            board: &Board,
+            mut alpha: i32,
+            beta: i32,
+            n: u32,
+        ) -> i32 {
+            let empty = board.empty();
+            match n {
+                0 => {
+                    solver.nodes += 1;
+                    return final_score(board);
+                }
+                1 => {
+                    solver.nodes += 1;
+                    return last1(board, empty.trailing_zeros());
+                }
+                2 => {
+                    let first = empty.trailing_zeros();
+                    let second = (empty & (empty - 1)).trailing_zeros();
+                    return last2(solver, board, alpha, beta, first, second);
+                }
+                _ => {}
+            }
+            solver.nodes += 1;
+            let odd = odd_quadrants(empty);
+            let mut best = LOSS;
+            for group in [odd, empty & !odd] {
+                let mut rest = group;
+                while rest != 0 {
+                    let square = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    if NEIGHBOURS[square as usize] & board.opponent == 0 {
+                        continue;
+                    }
+                    let flipped = flips(board.player, board.opponent, square);
+                    if flipped == 0 {
+                        continue;
+                    }
+                    let next = board.after(square, flipped);
+                    let score = -shallow(solver, &next, -beta, -alpha, n - 1);
+                    if score > best {
+                        best = score;
+                        if score > alpha {
+                            alpha = score;
+                            if alpha >= beta {
+                                return best;
+                            }
+                        }
+                    }
+                }
+            }
+            if best == LOSS {
+                let passed = board.passed();
+                if passed.moves() == 0 {
+                    return final_score(board);
+                }
+                return -shallow(solver, &passed, -beta, -alpha, n);
+            }
+            best
+        }
+
+        /// The last two empties, `first` and `second`.
+        $(#[$feature])*
+        fn last2(
+            solver: &mut Solver<'_>,
+            board: &Board,
+            alpha: i32,
+            beta: i32,
+            first: u32,
+            second: u32,
+        ) -> i32 {
+            solver.nodes += 1;
+            let (player, opponent) = (board.player, board.opponent);
+            let mut best = LOSS;
+            let flipped = flips(player, opponent, first);
+            if flipped != 0 {
+                solver.nodes += 1;
+                best = -last1(&board.after(first, flipped), second);
+                if best >= beta {
+                    return best;
+                }
+            }
+            let flipped = flips(player, opponent, second);
+            if flipped != 0 {
+                solver.nodes += 1;
+                best = best.max(-last1(&board.after(second, flipped), first));
+            }
+            if best > LOSS {
                 return best;
             }
-        }
-        let flipped = flips(player, opponent, second);
-        if flipped != 0 {
-            self.nodes += 1;
-            best = best.max(-last1(&board.after(second, flipped), first));
-        }
-        if best > LOSS {
-            return best;
-        }
-        // The side to move passes; the opponent may still play.
-        let passed = board.passed();
-        let mut theirs = LOSS;
-        let flipped = flips(opponent, player, first);
-        if flipped != 0 {
-            self.nodes += 1;
-            theirs = -last1(&passed.after(first, flipped), second);
-            if theirs >= -alpha {
-                return -theirs;
+            // The side to move passes; the opponent may still play.
+            let passed = board.passed();
+            let mut theirs = LOSS;
+            let flipped = flips(opponent, player, first);
+            if flipped != 0 {
+                solver.nodes += 1;
+                theirs = -last1(&passed.after(first, flipped), second);
+                if theirs >= -alpha {
+                    return -theirs;
+                }
+            }
+            let flipped = flips(opponent, player, second);
+            if flipped != 0 {
+                solver.nodes += 1;
+                theirs = theirs.max(-last1(&passed.after(second, flipped), first));
+            }
+            if theirs > LOSS {
+                -theirs
+            } else {
+                final_score(board)
             }
         }
-        let flipped = flips(opponent, player, second);
-        if flipped != 0 {
-            self.nodes += 1;
-            theirs = theirs.max(-last1(&passed.after(second, flipped), first));
-        }
-        if theirs > LOSS {
-            -theirs
-        } else {
-            final_score(board)
-        }
-    }
+    };
 }
+isa_copies!(search_functions);
 
 #[cfg(test)]
 mod tests {
@@ -726,6 +811,29 @@ mod tests {
                     exact,
                     "the best move scores the best score"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn every_instruction_set_solves_with_the_same_scores_moves_and_nodes() {
+        let mut rng = crate::rng::Rng::new(909);
+        for round in 0..72 {
+            let board = random_endgame(&mut rng, 1 + round % 18);
+            let mut results = Vec::new();
+            for isa in Isa::available() {
+                let table = Table::with_buckets(1 << 12);
+                let mut solver = Solver::new(&table, Limits::depth(0)).on(isa);
+                let exact = solver.solve(&board, -64, 64);
+                let bounds = (
+                    solver.solve(&board, exact - 1, exact),
+                    solver.solve(&board, exact, exact + 1),
+                );
+                let best = (board.moves() != 0).then(|| solver.best_move(&board));
+                results.push((isa, (exact, bounds, best, solver.nodes)));
+            }
+            for (isa, result) in &results[1..] {
+                assert_eq!(*result, results[0].1, "{isa:?} on {board:?}");
             }
         }
     }

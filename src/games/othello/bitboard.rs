@@ -30,8 +30,9 @@ fn moves_along(player: u64, run_mask: u64, step: u32) -> u64 {
 
 /// The squares that are legal moves for the side holding `player` (O2): empty squares
 /// from which, in some direction, a run of one or more `opponent` discs ends on a
-/// `player` disc.
-#[inline]
+/// `player` disc. Always inlined, so that each compiled copy of a hot recursion
+/// (see [`crate::cpu`]) gets it with its own instruction set.
+#[inline(always)]
 #[must_use]
 pub fn moves(player: u64, opponent: u64) -> u64 {
     let inner = opponent & INNER;
@@ -102,8 +103,9 @@ fn flips_down(ray: u64, player: u64, opponent: u64) -> u64 {
 /// The opponent discs that flip when the side holding `player` plays on `square`
 /// (O2): in every direction, the contiguous opponent discs that end on a player disc.
 /// Only discs bracketed by the new disc flip: no chain reaction. Zero means `square`
-/// is no legal move (or is occupied: the caller checks emptiness).
-#[inline]
+/// is no legal move (or is occupied: the caller checks emptiness). Always inlined,
+/// like [`moves`].
+#[inline(always)]
 #[must_use]
 pub fn flips(player: u64, opponent: u64, square: u32) -> u64 {
     let rays = &RAYS[square as usize & 63];
@@ -126,7 +128,7 @@ pub struct Board {
 
 impl Board {
     /// The legal moves of the side to move, as a set of squares.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn moves(&self) -> u64 {
         moves(self.player, self.opponent)

@@ -3,37 +3,58 @@
 //! Convention (CONTRACT.md): a forced pass counts as a move (one ply), and a position
 //! where the game is over before the depth is reached counts as one leaf. The last
 //! ply is counted in bulk from the move set.
+//!
+//! The recursion is compiled once per instruction set (see [`crate::cpu`]) and
+//! [`perft`] runs the copy for the detected one.
 
 use super::bitboard::{self, Board};
+use crate::cpu::{Isa, dispatch, isa_copies};
 
 /// The number of move sequences of length `depth` from `board` (side to move =
-/// `board.player`).
+/// `board.player`), on the best instruction set of this machine.
 #[must_use]
 pub fn perft(board: Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let moves = board.moves();
-    if moves == 0 {
-        let passed = board.passed();
-        if passed.moves() == 0 {
-            return 1; // The game is over: one leaf.
-        }
-        return perft(passed, depth - 1);
-    }
-    if depth == 1 {
-        return u64::from(moves.count_ones());
-    }
-    let mut total = 0;
-    let mut rest = moves;
-    while rest != 0 {
-        let square = rest.trailing_zeros();
-        rest &= rest - 1;
-        let flipped = bitboard::flips(board.player, board.opponent, square);
-        total += perft(board.after(square, flipped), depth - 1);
-    }
-    total
+    perft_on(Isa::detected(), board, depth)
 }
+
+/// [`perft`] with the compiled copy for `isa`, which must be [`Isa::Portable`] or one
+/// [`Isa::detected`] returned.
+fn perft_on(isa: Isa, board: Board, depth: u32) -> u64 {
+    dispatch!(isa, perft(board, depth))
+}
+
+/// The recursion, once per instruction set (`$feature`: the attributes of the copy).
+macro_rules! perft_recursion {
+    ($(#[$feature:meta])*) => {
+        $(#[$feature])*
+        pub(super) fn perft(board: Board, depth: u32) -> u64 {
+            if depth == 0 {
+                return 1;
+            }
+            let moves = board.moves();
+            if moves == 0 {
+                let passed = board.passed();
+                if passed.moves() == 0 {
+                    return 1; // The game is over: one leaf.
+                }
+                return perft(passed, depth - 1);
+            }
+            if depth == 1 {
+                return u64::from(moves.count_ones());
+            }
+            let mut total = 0;
+            let mut rest = moves;
+            while rest != 0 {
+                let square = rest.trailing_zeros();
+                rest &= rest - 1;
+                let flipped = bitboard::flips(board.player, board.opponent, square);
+                total += perft(board.after(square, flipped), depth - 1);
+            }
+            total
+        }
+    };
+}
+isa_copies!(perft_recursion);
 
 #[cfg(test)]
 mod tests {
@@ -47,6 +68,44 @@ mod tests {
         let board = Position::start().board();
         for (depth, &count) in (1..).zip(expected.iter()) {
             assert_eq!(perft(board, depth), count, "depth {depth}");
+        }
+    }
+
+    #[test]
+    fn every_instruction_set_counts_the_same_as_the_portable_copy() {
+        // From the start and from positions after random plies, where passes and
+        // finished games occur within the depth.
+        let mut rng = crate::rng::Rng::new(31);
+        let mut boards = vec![Position::start().board()];
+        for plies in [10, 20, 30, 40, 50] {
+            let mut board = Position::start().board();
+            for _ in 0..plies {
+                let mut moves = board.moves();
+                if moves == 0 {
+                    board = board.passed();
+                    moves = board.moves();
+                    if moves == 0 {
+                        break;
+                    }
+                }
+                let mut pick = rng.below(u64::from(moves.count_ones()));
+                while pick > 0 {
+                    moves &= moves - 1;
+                    pick -= 1;
+                }
+                let square = moves.trailing_zeros();
+                board = board.after(
+                    square,
+                    bitboard::flips(board.player, board.opponent, square),
+                );
+            }
+            boards.push(board);
+        }
+        for board in boards {
+            let expected = perft_on(Isa::Portable, board, 7);
+            for isa in Isa::available() {
+                assert_eq!(perft_on(isa, board, 7), expected, "{isa:?} on {board:?}");
+            }
         }
     }
 }
