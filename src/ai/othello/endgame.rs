@@ -24,7 +24,7 @@
 //! (checked every few thousand interior nodes) sets `aborted`; the scores returned
 //! after that are meaningless and callers must check it.
 
-use super::eval::{DISC, evaluate};
+use super::eval::{DISC, evaluate, frontier};
 use super::tt::{NO_MOVE, Table};
 use crate::ai::Limits;
 use crate::cpu::{Isa, dispatch, isa_copies};
@@ -198,17 +198,7 @@ fn order_key(next: &Board, square: u32, odd: u64) -> i32 {
     let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
     let empty = next.empty();
     // Empties next to the discs of the side that just moved: room for the opponent.
-    let around = next.opponent;
-    let near = ((around << 8)
-        | (around >> 8)
-        | ((around & !COLUMN_H) << 1)
-        | ((around & !COLUMN_A) >> 1)
-        | ((around & !COLUMN_H) << 9)
-        | ((around & !COLUMN_A) << 7)
-        | ((around & !COLUMN_H) >> 7)
-        | ((around & !COLUMN_A) >> 9))
-        & empty;
-    let potential = near.count_ones() as i32;
+    let potential = frontier(next.opponent, empty).count_ones() as i32;
     let parity = i32::from(odd & (1u64 << square) != 0);
     let corner = i32::from(CORNERS & (1u64 << square) != 0);
     mobility * 64 + potential * 16 - parity * 8 - corner * 16

@@ -29,8 +29,9 @@ const CORNER_ZONES: [(u64, u64, u64); 4] = [
     (1 << 63, 1 << 54, (1 << 62) | (1 << 55)),
 ];
 
-/// The empty squares next to a disc of `discs`.
-#[inline]
+/// The empty squares next to a disc of `discs` (always inlined: the solver's
+/// per-instruction-set copies need their own).
+#[inline(always)]
 pub(super) fn frontier(discs: u64, empty: u64) -> u64 {
     ((discs << 8)
         | (discs >> 8)
