@@ -21,6 +21,20 @@ pub struct Limits<'a> {
 }
 
 impl Limits<'_> {
+    /// Counts one unit of work on `countdown`; every `every` units it looks at the
+    /// limits (the clock is too slow to read at every node). True when it looked and
+    /// they had expired.
+    #[inline(always)]
+    pub fn due(&self, countdown: &mut u32, every: u32) -> bool {
+        *countdown -= 1;
+        if *countdown == 0 {
+            *countdown = every;
+            self.expired()
+        } else {
+            false
+        }
+    }
+
     /// Only a depth: no clock, no interrupt.
     #[must_use]
     pub fn depth(depth: u32) -> Limits<'static> {

@@ -5,14 +5,13 @@
 mod battleship;
 mod othello;
 
-use std::time::Instant;
 use tabula::ai::othello::eval::Evaluation;
 
 use anyhow::{Result, bail};
 use clap::Args;
 
 use tabula::games::GameKind;
-use tabula::games::othello::{Position, perft};
+use tabula::games::othello::Position;
 
 mod shell;
 
@@ -86,9 +85,7 @@ pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
         "perft" => {
             let board = Position::start().board();
             for depth in 1..=args.depth {
-                let started = Instant::now();
-                let leaves = perft(board, depth);
-                let seconds = started.elapsed().as_secs_f64();
+                let (leaves, seconds) = othello::timed_perft(board, depth);
                 println!(
                     "perft {depth:>2} {leaves:>16} leaves {seconds:>9.3} s {:>8.1} M leaves/s",
                     leaves as f64 / seconds.max(1e-9) / 1e6

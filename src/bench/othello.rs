@@ -12,7 +12,7 @@ use anyhow::{Context, Result, bail};
 use tabula::ai::Limits;
 use tabula::ai::othello::eval::Evaluation;
 use tabula::ai::othello::{Score, Settings, signature, solve};
-use tabula::games::othello::{Move, Position, perft};
+use tabula::games::othello::{Board, Move, Position, perft};
 
 /// What to run, from the command line.
 pub struct Plan<'a> {
@@ -78,11 +78,16 @@ fn read_problems(path: &str, first: u32, last: u32) -> Result<Vec<Problem>> {
     Ok(problems)
 }
 
-fn bench_perft(depth: u32) {
-    let board = Position::start().board();
+/// Perft of `board` to `depth` and the seconds it took.
+pub fn timed_perft(board: Board, depth: u32) -> (u64, f64) {
     let started = Instant::now();
     let leaves = perft(board, depth);
-    let seconds = started.elapsed().as_secs_f64();
+    (leaves, started.elapsed().as_secs_f64())
+}
+
+fn bench_perft(depth: u32) {
+    let board = Position::start().board();
+    let (leaves, seconds) = timed_perft(board, depth);
     println!(
         "perft {depth}: {leaves} leaves in {seconds:.3} s, {:.1} M leaves/s",
         leaves as f64 / seconds.max(1e-9) / 1e6

@@ -285,12 +285,8 @@ impl<'a> Solver<'a> {
     /// Counts an interior node; true once the search must stop.
     #[inline(always)]
     fn tick(&mut self) -> bool {
-        self.countdown -= 1;
-        if self.countdown == 0 {
-            self.countdown = CHECK_EVERY;
-            if self.limits.expired() {
-                self.aborted = true;
-            }
+        if self.limits.due(&mut self.countdown, CHECK_EVERY) {
+            self.aborted = true;
         }
         self.aborted
     }

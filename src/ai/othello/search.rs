@@ -291,12 +291,8 @@ impl<'a> Searcher<'a> {
 
     #[inline]
     fn tick(&mut self) -> bool {
-        self.countdown -= 1;
-        if self.countdown == 0 {
-            self.countdown = CHECK_EVERY;
-            if self.limits.expired() {
-                self.aborted = true;
-            }
+        if self.limits.due(&mut self.countdown, CHECK_EVERY) {
+            self.aborted = true;
         }
         self.aborted
     }
