@@ -8,11 +8,13 @@
 //!   line (`pvs`), null-window search elsewhere (`nws`); moves sorted by the table
 //!   move, then fastest-first (fewest replies for the opponent,
 //!   corners counted twice), potential mobility and parity, plus the evaluation
-//!   (`ORDER_EVAL_EMPTIES`) or a 2–4 ply search of it (`ORDER_SEARCH_EMPTIES`) far
-//!   from the end; a stability cut-off that bounds the score by the opponent's stable
-//!   discs; a transposition table from `TT_EMPTIES` empties on, with enhanced
-//!   transposition cut-offs (children looked up first) from `ETC_EMPTIES`.
-//! - `3 ≤ n ≤ SHALLOW`: no sorting, empties in odd quadrants first (parity).
+//!   (the learned patterns, [`evaluate`]; from `ORDER_EVAL_EMPTIES`) or a 2–4 ply
+//!   search of it (`ORDER_SEARCH_EMPTIES`) far from the end; a stability cut-off
+//!   that bounds the score by the opponent's stable discs; a transposition table
+//!   from `TT_EMPTIES` empties on, with enhanced transposition cut-offs (children
+//!   looked up first) from `ETC_EMPTIES`.
+//! - `3 ≤ n ≤ SHALLOW`: no sorting, empties in odd quadrants first (parity); the
+//!   stability cut-off from 4 empties.
 //! - the last two empties unrolled, and the very last one counted without making the
 //!   move ([`last1`]).
 //!
@@ -84,19 +86,6 @@ const NEIGHBOURS: [u64; 64] = {
     table
 };
 
-/// The 15 diagonals of each direction (a1–h8 direction first, then a8–h1).
-const DIAGONALS: [u64; 30] = {
-    let mut table = [0u64; 30];
-    let mut square = 0;
-    while square < 64 {
-        let (row, column) = (square / 8, square % 8);
-        table[7 + column - row] |= 1u64 << square;
-        table[15 + row + column] |= 1u64 << square;
-        square += 1;
-    }
-    table
-};
-
 /// The empty squares that lie in a quadrant with an odd number of empties.
 #[inline(always)]
 fn odd_quadrants(empty: u64) -> u64 {
@@ -124,6 +113,7 @@ pub fn final_score(board: &Board) -> i32 {
 }
 
 /// The squares of every full line along each axis.
+#[inline(always)]
 fn full_lines(filled: u64) -> [u64; 4] {
     let mut row = filled & (filled >> 1);
     row &= row >> 2;
@@ -133,19 +123,56 @@ fn full_lines(filled: u64) -> [u64; 4] {
     column &= column >> 16;
     column &= column >> 8;
     let columns = (column & ROW_1) * COLUMN_A;
-    let mut down = 0;
-    let mut up = 0;
-    for line in &DIAGONALS[..15] {
-        if filled & line == *line {
-            down |= line;
-        }
-    }
-    for line in &DIAGONALS[15..] {
-        if filled & line == *line {
-            up |= line;
-        }
-    }
-    [rows, columns, down, up]
+    [
+        rows,
+        columns,
+        diagonal_run(filled, 9, DOWN_RIGHT_BORDER) & diagonal_run_back(filled, 9, UP_LEFT_BORDER),
+        diagonal_run(filled, 7, DOWN_LEFT_BORDER) & diagonal_run_back(filled, 7, UP_RIGHT_BORDER),
+    ]
+}
+
+/// Row 8 and column H, rows 7–8 and columns G–H, rows 5–8 and columns E–H: the
+/// squares within 1, 2 and 4 steps of the border towards h8.
+const DOWN_RIGHT_BORDER: [u64; 3] = [
+    ROW_8 | COLUMN_H,
+    0xffff_0000_0000_0000 | 0xc0c0_c0c0_c0c0_c0c0,
+    0xffff_ffff_0000_0000 | 0xf0f0_f0f0_f0f0_f0f0,
+];
+/// The same towards a8 (rows up, columns left).
+const DOWN_LEFT_BORDER: [u64; 3] = [
+    ROW_8 | COLUMN_A,
+    0xffff_0000_0000_0000 | 0x0303_0303_0303_0303,
+    0xffff_ffff_0000_0000 | 0x0f0f_0f0f_0f0f_0f0f,
+];
+/// The same towards a1.
+const UP_LEFT_BORDER: [u64; 3] = [
+    ROW_1 | COLUMN_A,
+    0x0000_0000_0000_ffff | 0x0303_0303_0303_0303,
+    0x0000_0000_ffff_ffff | 0x0f0f_0f0f_0f0f_0f0f,
+];
+/// The same towards h1.
+const UP_RIGHT_BORDER: [u64; 3] = [
+    ROW_1 | COLUMN_H,
+    0x0000_0000_0000_ffff | 0xc0c0_c0c0_c0c0_c0c0,
+    0x0000_0000_ffff_ffff | 0xf0f0_f0f0_f0f0_f0f0,
+];
+
+/// The filled squares from which every square up to the border, stepping `step`
+/// bits up, is filled (`border[k]`: the squares within 2^k steps of the border,
+/// whose run ends there; a shift that wraps round a side lands only on them).
+#[inline(always)]
+fn diagonal_run(filled: u64, step: u32, border: [u64; 3]) -> u64 {
+    let mut run = filled & ((filled >> step) | border[0]);
+    run &= (run >> (2 * step)) | border[1];
+    run & ((run >> (4 * step)) | border[2])
+}
+
+/// [`diagonal_run`] stepping down.
+#[inline(always)]
+fn diagonal_run_back(filled: u64, step: u32, border: [u64; 3]) -> u64 {
+    let mut run = filled & ((filled << step) | border[0]);
+    run &= (run << (2 * step)) | border[1];
+    run & ((run << (4 * step)) | border[2])
 }
 
 /// A subset of the discs of `player` that can never flip: along each of the four
@@ -636,6 +663,11 @@ macro_rules! search_functions {
                 _ => {}
             }
             solver.nodes += 1;
+            if n >= 4
+                && let Some(bound) = stability_cut(board, alpha, n)
+            {
+                return bound;
+            }
             let odd = odd_quadrants(empty);
             let mut best = LOSS;
             for group in [odd, empty & !odd] {
@@ -835,6 +867,54 @@ mod tests {
             let mut solver = Solver::new(&table, Limits::depth(0));
             assert_eq!(solver.solve(&board, -64, 64), expected);
         }
+    }
+
+    /// The full lines of `filled` square by square: a line is full when all its
+    /// squares are.
+    fn full_lines_slowly(filled: u64) -> [u64; 4] {
+        let mut lines = [0u64; 4];
+        for square in 0..64i32 {
+            if filled >> square & 1 == 0 {
+                continue;
+            }
+            let (row, column) = (square / 8, square % 8);
+            for (axis, (dr, dc)) in [(0, 1), (1, 0), (1, 1), (1, -1)].into_iter().enumerate() {
+                let mut full = true;
+                for sign in [1, -1] {
+                    let (mut r, mut c) = (row, column);
+                    while (0..8).contains(&r) && (0..8).contains(&c) {
+                        full &= filled >> (r * 8 + c) & 1 == 1;
+                        r += sign * dr;
+                        c += sign * dc;
+                    }
+                }
+                if full {
+                    lines[axis] |= 1 << square;
+                }
+            }
+        }
+        lines
+    }
+
+    #[test]
+    fn full_lines_agree_with_a_square_by_square_check() {
+        let mut rng = crate::rng::Rng::new(11);
+        for round in 0..4000 {
+            // Dense boards: most lines are full or nearly so.
+            let holes = rng.next_u64() & rng.next_u64() & rng.next_u64() & rng.next_u64();
+            let filled = if round % 2 == 0 {
+                !holes
+            } else {
+                !(holes & rng.next_u64())
+            };
+            assert_eq!(
+                full_lines(filled),
+                full_lines_slowly(filled),
+                "{filled:#018x}"
+            );
+        }
+        assert_eq!(full_lines(!0), [!0; 4]);
+        assert_eq!(full_lines(0), [0; 4]);
     }
 
     #[test]

@@ -254,7 +254,7 @@ pub fn weights_per_phase() -> usize {
 
 // ---- The eight images of a board ----
 
-#[inline]
+#[inline(always)]
 fn flip_horizontal(x: u64) -> u64 {
     const K1: u64 = 0x5555_5555_5555_5555;
     const K2: u64 = 0x3333_3333_3333_3333;
@@ -264,13 +264,13 @@ fn flip_horizontal(x: u64) -> u64 {
     ((x >> 4) & K4) | ((x & K4) << 4)
 }
 
-#[inline]
+#[inline(always)]
 fn flip_vertical(x: u64) -> u64 {
     x.swap_bytes()
 }
 
 /// The mirror on the a1–h8 diagonal: square (column c, row r) goes to (r, c).
-#[inline]
+#[inline(always)]
 fn transpose(x: u64) -> u64 {
     let t = 0x00aa_00aa_00aa_00aa & (x ^ (x >> 7));
     let x = x ^ t ^ (t << 7);
@@ -282,7 +282,7 @@ fn transpose(x: u64) -> u64 {
 
 /// The eight symmetric images of one bitboard: identity, mirrored left-right,
 /// upside down, both; then the same four of the transposed board.
-#[inline]
+#[inline(always)]
 fn images(x: u64) -> [u64; 8] {
     let h = flip_horizontal(x);
     let t = transpose(x);
@@ -307,7 +307,7 @@ pub struct Features {
 
 /// Bits of a diagonal gathered into one byte, ordered by column: every row holds at
 /// most one square of a diagonal, so the multiplication adds without carries.
-#[inline]
+#[inline(always)]
 fn diagonal(x: u64, mask: u64, first_column: u32) -> usize {
     (((x & mask).wrapping_mul(0x0101_0101_0101_0101) >> 56) >> first_column) as usize
 }
@@ -344,17 +344,17 @@ const DIAGONALS: [(u64, u32); 18] = {
     list
 };
 
-#[inline]
+#[inline(always)]
 fn edge(x: u64) -> usize {
     ((x & 0xff) | (((x >> 9) & 1) << 8) | (((x >> 14) & 1) << 9)) as usize
 }
 
-#[inline]
+#[inline(always)]
 fn corner(x: u64) -> usize {
     ((x & 7) | ((x >> 5) & 0x38) | ((x >> 10) & 0x1c0)) as usize
 }
 
-#[inline]
+#[inline(always)]
 fn block(x: u64) -> usize {
     ((x & 0x1f) | ((x >> 3) & 0x3e0)) as usize
 }
@@ -447,6 +447,11 @@ impl Features {
 /// in [`Weights`]. Gives exactly [`Weights::evaluate`].
 pub struct Evaluator {
     table: Vec<i16>,
+    /// Entries per phase.
+    size: usize,
+    /// Where the tables of the values of [`scalars`] start within a phase, in its
+    /// order, then the bias.
+    scalars: [usize; 6],
 }
 
 /// Where each kind's unfolded table starts within a phase, and the phase's size.
@@ -481,28 +486,35 @@ impl Evaluator {
             }
             out[UNFOLDED.1..].copy_from_slice(&phase_weights[layout.mobility_me as usize..]);
         }
-        Evaluator { table }
+        let first = layout.mobility_me as usize;
+        let starts = layout
+            .scalar_starts()
+            .map(|start| UNFOLDED.1 + start as usize - first);
+        let mut scalars = [0; 6];
+        scalars[..5].copy_from_slice(&starts);
+        scalars[5] = UNFOLDED.1 + layout.bias as usize - first;
+        Evaluator {
+            table,
+            size,
+            scalars,
+        }
     }
 
-    /// The evaluation of `board` for the side to move, in hundredths of a disc.
-    #[inline]
+    /// The evaluation of `board` for the side to move, in hundredths of a disc
+    /// (always inlined: the solver's per-instruction-set copies compile their own).
+    #[inline(always)]
     #[must_use]
     pub fn evaluate(&self, board: &Board) -> i32 {
-        let layout = layout();
-        let size = self.table.len() / PHASES;
-        let base = phase(board.empty().count_ones()) * size;
-        let table = &self.table[base..base + size];
+        let base = phase(board.empty().count_ones()) * self.size;
+        let table = &self.table[base..base + self.size];
         let mut sum = 0i32;
         visit(board, |kind, raw| {
             sum += i32::from(table[UNFOLDED.0[kind] + raw]);
         });
-        let scalar = &table[UNFOLDED.1..];
-        let first = layout.mobility_me;
-        let starts = layout.scalar_starts();
-        for (start, value) in starts.into_iter().zip(scalars(board)) {
-            sum += i32::from(scalar[(start - first + value) as usize]);
+        for (start, value) in self.scalars.into_iter().zip(scalars(board)) {
+            sum += i32::from(table[start + value as usize]);
         }
-        sum + i32::from(scalar[(layout.bias - first) as usize])
+        sum + i32::from(table[self.scalars[5]])
     }
 }
 

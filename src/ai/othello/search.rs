@@ -77,7 +77,7 @@ pub struct Settings {
     /// Search threads (1: the sequential search).
     pub threads: u32,
     /// The evaluation of the midgame search (the solver's move ordering always uses
-    /// the hand-tuned one, which needs fewer nodes there).
+    /// the learned patterns).
     pub evaluation: Evaluation,
 }
 
