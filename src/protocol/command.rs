@@ -79,6 +79,8 @@ pub enum Command {
     Solve(Option<Color>),
     /// `hint N`: the N best moves with their scores (Othello).
     Hint(u32),
+    /// `analyze [N]`: every legal move (or the N best) with its score (Othello).
+    Analyze(Option<u32>),
     ResolveTurn {
         black: String,
         white: String,
@@ -130,6 +132,7 @@ impl Command {
             Command::Perft(_) => "perft",
             Command::Solve(_) => "solve",
             Command::Hint(_) => "hint",
+            Command::Analyze(_) => "analyze",
             Command::ResolveTurn { .. } => "resolve_turn",
             Command::Fleet { .. } => "fleet",
             Command::GenFleet(_) => "genfleet",
@@ -148,7 +151,11 @@ impl Command {
     pub fn thinks(&self) -> bool {
         matches!(
             self,
-            Command::Genmove(_) | Command::RegGenmove(_) | Command::Solve(_) | Command::Hint(_)
+            Command::Genmove(_)
+                | Command::RegGenmove(_)
+                | Command::Solve(_)
+                | Command::Hint(_)
+                | Command::Analyze(_)
         )
     }
 }
@@ -194,6 +201,8 @@ impl fmt::Display for Command {
             Command::Perft(depth) | Command::Hint(depth) => write!(f, " {depth}"),
             Command::Solve(Some(color)) => write!(f, " {}", color.name()),
             Command::Solve(None) => Ok(()),
+            Command::Analyze(Some(count)) => write!(f, " {count}"),
+            Command::Analyze(None) => Ok(()),
             Command::ResolveTurn { black, white } => write!(f, " {black} {white}"),
             Command::Fleet { color, ships } => write!(f, " {} {ships}", color.name()),
             Command::ProtocolVersion

@@ -79,11 +79,13 @@ enum Event {
 }
 
 /// Shared between the reader and the main loop: how many thinking commands are
-/// queued or running, and the flag that stops the running one.
+/// queued or running, the flag that stops the running one, and whether the input
+/// has ended (then every thinking command still queued is cut short as well).
 #[derive(Default)]
 struct Interrupt {
     thinking: Mutex<u32>,
     stop: AtomicBool,
+    closed: AtomicBool,
 }
 
 impl Interrupt {
@@ -98,10 +100,11 @@ fn reader_loop(mut input: impl BufRead, events: mpsc::Sender<Event>, interrupt: 
     loop {
         let event = match read_line(&mut input, MAX_LINE) {
             Ok(None) | Err(_) => {
-                // Nobody is left to wait for a long think: cut it short, answer, end.
-                if *interrupt.lock() > 0 {
-                    interrupt.stop.store(true, Ordering::Relaxed);
-                }
+                // Nobody is left to wait for a long think: cut it (and those
+                // queued) short, answer, end.
+                let _thinking = interrupt.lock();
+                interrupt.closed.store(true, Ordering::Relaxed);
+                interrupt.stop.store(true, Ordering::Relaxed);
                 let _ = events.send(Event::End);
                 return;
             }
@@ -156,7 +159,8 @@ where
                 if command.thinks() {
                     let mut thinking = interrupt.lock();
                     *thinking = thinking.saturating_sub(1);
-                    interrupt.stop.store(false, Ordering::Relaxed);
+                    let closed = interrupt.closed.load(Ordering::Relaxed);
+                    interrupt.stop.store(closed, Ordering::Relaxed);
                 }
                 let quit = command == Command::Quit;
                 (

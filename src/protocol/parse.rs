@@ -358,6 +358,11 @@ pub const COMMANDS: &[Spec] = &[
         args: |i| map(arg(number), Command::Hint).parse(i),
     },
     Spec {
+        name: "analyze",
+        usage: "analyze [N]",
+        args: |i| map(opt(arg(number)), Command::Analyze).parse(i),
+    },
+    Spec {
         name: "resolve_turn",
         usage: "resolve_turn BLACK_CELL WHITE_CELL",
         args: |i| {
@@ -652,6 +657,7 @@ mod tests {
             "perft 3",
             "solve black",
             "hint 3",
+            "analyze 2",
             "resolve_turn e5 e6",
             "fleet black A1-A4 C1",
             "genfleet white",

@@ -240,6 +240,22 @@ fn end_of_input_cuts_a_long_think_short_and_ends() {
 }
 
 #[test]
+fn end_of_input_cuts_every_queued_think_short_too() {
+    let mut engine = Engine::othello();
+    engine.ok("set_option depth 64");
+    // The start position cannot be solved: only the end of input ends each.
+    engine.send("3 solve");
+    engine.send("4 genmove black");
+    engine.send("5 analyze");
+    engine.close();
+    for id in [3, 4, 5] {
+        let answer = engine.answer();
+        assert!(answer.ok && answer.id == Some(id), "{answer:?}");
+    }
+    assert_eq!(engine.wait(), Some(0));
+}
+
+#[test]
 fn options_can_be_set_on_the_command_line() {
     let mut engine = Engine::start(&["--set", "eval=pattern", "--set", "DEPTH=3"]);
     engine.ok("set_option eval hand");

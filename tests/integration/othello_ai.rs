@@ -1,7 +1,7 @@
 //! The Othello player: the exact solver against known scores (FFO positions and
 //! their children at the easy end) and against a plain minimax on random small
 //! endgames, the search under forced table collisions, the node-count signature, and
-//! `solve` / `hint` through the real binary.
+//! `solve` / `hint` / `analyze` through the real binary.
 
 use tabula::ai::Limits;
 use tabula::ai::othello::search::{Searcher, root_moves};
@@ -216,6 +216,43 @@ fn solve_and_hint_through_the_protocol() {
     assert!(engine.refused("hint 0").contains("at least"));
     engine.ok("set_game shell");
     assert!(engine.refused("solve").contains("not a command of shell"));
+}
+
+#[test]
+fn analyze_scores_every_legal_move_exactly_near_the_end() {
+    let mut engine = Engine::othello();
+    let mut rng = Rng::new(9);
+    let mut checked = 0;
+    while checked < 3 {
+        let position = random_position(&mut rng, 10);
+        if position.is_over() || position.board().moves() == 0 {
+            continue;
+        }
+        engine.ok(&format!("set_position {}", position.to_notation()));
+        let answer = engine.ok("analyze");
+        let lines: Vec<&str> = answer.lines().collect();
+        let legal = position.legal_moves();
+        assert_eq!(lines.len(), legal.len(), "{answer}");
+        let mut previous = i32::MAX;
+        for line in &lines {
+            let (mv, score) = line.split_once(' ').expect("MOVE SCORE");
+            let mv = Move::parse(mv).expect("a move");
+            assert!(legal.contains(&mv), "{line}");
+            let score: i32 = score.parse().expect("an exact score");
+            assert!(score <= previous, "best first: {answer}");
+            previous = score;
+            // The move's score is the negated exact score of the position after it.
+            let mut child = position;
+            child.play(position.side_to_move(), mv).expect("legal");
+            assert_eq!(score, -minimax(&child), "{line}");
+        }
+        let best_two = engine.ok("analyze 2");
+        assert_eq!(best_two.lines().count(), legal.len().min(2));
+        assert_eq!(best_two.lines().next(), lines.first().copied());
+        checked += 1;
+    }
+    assert!(engine.refused("analyze 0").contains("at least"));
+    assert!(engine.refused("analyze x").contains("analyze [N]"));
 }
 
 #[test]

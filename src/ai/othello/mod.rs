@@ -1,11 +1,14 @@
 //! The Othello player: iterative-deepening principal-variation search with a
-//! transposition table over a hand-tuned evaluation, and an exact endgame solver that
-//! takes over at a configurable number of empties.
+//! transposition table over a learned pattern evaluation (or a hand-tuned one), and
+//! an exact endgame solver that takes over at a configurable number of empties.
 //!
 //! - [`search`] (module `search`): the midgame tree search and the root loop;
 //! - [`endgame`]: the exact solver (fastest-first, parity, stability, last empties);
-//! - [`eval`]: the evaluation (hundredths of a disc, side-relative);
-//! - [`tt`]: the transposition table.
+//! - [`eval`]: the evaluations (hundredths of a disc, side-relative);
+//! - [`pattern`]: the pattern evaluation and its weights file, [`train`] what learns
+//!   them;
+//! - [`tt`]: the transposition table;
+//! - [`signature`]: the node-count signature of the midgame search.
 //!
 //! The entry points here take a [`Position`] and [`Limits`] and return moves with a
 //! [`Score`]: [`search`] for `genmove`, [`solve`] for the exact result, [`hint`] for

@@ -250,7 +250,7 @@ impl Session {
                 Game::Othello(p) => othello::perft(p, *depth),
                 _ => Err(self.not_in_this_game(command)),
             },
-            Command::Solve(_) | Command::Hint(_) => {
+            Command::Solve(_) | Command::Hint(_) | Command::Analyze(_) => {
                 let Game::Othello(position) = &self.game else {
                     return Err(self.not_in_this_game(command));
                 };
@@ -264,6 +264,7 @@ impl Session {
                 match command {
                     Command::Solve(asked) => othello::solve(position, *asked, &think),
                     Command::Hint(count) => othello::hint(position, *count, &think),
+                    Command::Analyze(count) => othello::analyze(position, *count, &think),
                     _ => Err(self.not_in_this_game(command)),
                 }
             }

@@ -90,7 +90,7 @@ pub fn hint(position: &Position, count: u32, think: &Think<'_>) -> Answer {
         return Err("the game is over".into());
     }
     if count == 0 {
-        return Err("hint needs at least one move (N >= 1)".into());
+        return Err("at least one move is needed (N >= 1)".into());
     }
     let hints = ai::othello::hint(position, think.limits, &settings(think), count as usize);
     Ok(joined(
@@ -99,6 +99,16 @@ pub fn hint(position: &Position, count: u32, think: &Think<'_>) -> Answer {
             .map(|(mv, score)| format!("{} {score}", move_text(*mv))),
         "\n",
     ))
+}
+
+/// `analyze [N]`: like `hint`, every legal move when `N` is not given.
+pub fn analyze(position: &Position, count: Option<u32>, think: &Think<'_>) -> Answer {
+    let all = position.legal_moves().len().max(1);
+    hint(
+        position,
+        count.unwrap_or(u32::try_from(all).unwrap_or(u32::MAX)),
+        think,
+    )
 }
 
 pub fn genmove(
