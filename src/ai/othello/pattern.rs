@@ -451,7 +451,7 @@ pub struct Evaluator {
     size: usize,
     /// Where the tables of the values of [`scalars`] start within a phase, in its
     /// order, then the bias.
-    scalars: [usize; 6],
+    scalar_starts: [usize; 6],
 }
 
 /// Where each kind's unfolded table starts within a phase, and the phase's size.
@@ -490,13 +490,13 @@ impl Evaluator {
         let starts = layout
             .scalar_starts()
             .map(|start| UNFOLDED.1 + start as usize - first);
-        let mut scalars = [0; 6];
-        scalars[..5].copy_from_slice(&starts);
-        scalars[5] = UNFOLDED.1 + layout.bias as usize - first;
+        let mut scalar_starts = [0; 6];
+        scalar_starts[..5].copy_from_slice(&starts);
+        scalar_starts[5] = UNFOLDED.1 + layout.bias as usize - first;
         Evaluator {
             table,
             size,
-            scalars,
+            scalar_starts,
         }
     }
 
@@ -511,10 +511,10 @@ impl Evaluator {
         visit(board, |kind, raw| {
             sum += i32::from(table[UNFOLDED.0[kind] + raw]);
         });
-        for (start, value) in self.scalars.into_iter().zip(scalars(board)) {
+        for (start, value) in self.scalar_starts.into_iter().zip(scalars(board)) {
             sum += i32::from(table[start + value as usize]);
         }
-        sum + i32::from(table[self.scalars[5]])
+        sum + i32::from(table[self.scalar_starts[5]])
     }
 }
 
