@@ -101,14 +101,10 @@ pub fn hint(position: &Position, count: u32, think: &Think<'_>) -> Answer {
     ))
 }
 
-/// `analyze [N]`: like `hint`, every legal move when `N` is not given.
+/// `analyze [N]`: like `hint`, every legal move when `N` is not given (no bound on
+/// the count: `hint` answers at most the moves there are).
 pub fn analyze(position: &Position, count: Option<u32>, think: &Think<'_>) -> Answer {
-    let all = position.legal_moves().len().max(1);
-    hint(
-        position,
-        count.unwrap_or(u32::try_from(all).unwrap_or(u32::MAX)),
-        think,
-    )
+    hint(position, count.unwrap_or(u32::MAX), think)
 }
 
 pub fn genmove(
