@@ -219,3 +219,28 @@ fn options_are_validated() {
             .starts_with("unknown option")
     );
 }
+
+#[test]
+fn any_finite_clock_is_accepted_and_genmove_still_answers() {
+    // A clock of 1e300 seconds once overflowed the move's time budget into a panic.
+    for game in ["othello", "shell", "battleship"] {
+        let mut engine = Engine::start(&["--game", game]);
+        engine.ok("set_option movetime 100");
+        engine.ok("time_settings 1e300 0 0");
+        engine.ok("time_left black 1.7976931348623157e308 0");
+        engine.ok("time_left white 1e300 1");
+        if game == "battleship" {
+            let fleet = engine.ok("genfleet black");
+            engine.ok(&format!("fleet black {fleet}"));
+            engine.ok("ready white");
+            engine.ok("start");
+        }
+        let reply = engine.ask("genmove black");
+        assert!(reply.ok, "{game}: {reply:?}");
+        if game == "othello" {
+            assert!(engine.ok("all_legal white").contains(' '), "the move was played");
+        }
+        assert!(engine.refused("time_left black 1e309 0").contains("syntax"));
+        assert!(engine.refused("time_settings nan 0 0").contains("syntax"));
+    }
+}

@@ -29,6 +29,10 @@ pub struct Clock {
 /// Held back from every budget for the answer to travel.
 const SAFETY: f64 = 0.05;
 
+/// The longest budget one move gets, in seconds (a day, as `movetime`'s largest
+/// value): a clock may hold any finite time, but a deadline must stay representable.
+const MAX_BUDGET: f64 = 86_400.0;
+
 impl Clock {
     /// `time_settings MAIN BYO_YOMI STONES`.
     pub fn set(&mut self, main: f64, byo_yomi: f64, stones: u32) {
@@ -104,7 +108,8 @@ impl Clock {
                 None => main_share,
             }
         };
-        Some(Duration::from_secs_f64(((share * 0.9) - SAFETY).max(0.01)))
+        let seconds = ((share * 0.9) - SAFETY).clamp(0.01, MAX_BUDGET);
+        Some(Duration::try_from_secs_f64(seconds).unwrap_or(Duration::from_millis(10)))
     }
 }
 
@@ -131,6 +136,16 @@ mod tests {
         );
         clock.left(Color::White, 1.0, 0);
         assert!(clock.budget(Color::White, 28).expect("a budget") < Duration::from_millis(100));
+    }
+
+    #[test]
+    fn a_huge_clock_gives_a_day_at_most() {
+        let mut clock = Clock::default();
+        clock.set(1e300, 0.0, 0);
+        let day = Duration::from_secs(86_400);
+        assert_eq!(clock.budget(Color::Black, 1), Some(day));
+        clock.left(Color::White, f64::MAX, 1);
+        assert_eq!(clock.budget(Color::White, 1), Some(day));
     }
 
     #[test]
