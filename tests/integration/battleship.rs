@@ -196,3 +196,45 @@ fn a_flag_fall_loses() {
     assert_eq!(engine.ok("status"), "white_wins", "B11: black's flag fell");
     assert_eq!(engine.ok("score"), "black 0 white 1 draws 0");
 }
+
+#[test]
+fn the_bench_reports_both_fleet_sets() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args([
+            "bench",
+            "battleship",
+            "--fleets",
+            "3",
+            "--seed",
+            "5",
+            "--threads",
+            "1",
+        ])
+        .output()
+        .expect("the bench runs");
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).expect("utf-8");
+    let mean = |line: &str| -> f64 {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|&w| w == "mean").expect("a mean");
+        words[at + 1].parse().expect("a number")
+    };
+    let sets: Vec<&str> = text.split("hunter vs ").skip(1).collect();
+    assert_eq!(sets.len(), 2, "{text}");
+    for (i, set) in sets.iter().enumerate() {
+        assert!(set.contains("(3 games)"), "{set}");
+        let line = |start: &str| set.lines().find(|l| l.trim_start().starts_with(start));
+        let shots = mean(line("shots").expect("shots"));
+        let misses = mean(line("misses  ").expect("misses"));
+        // Every game hits the fleet's 20 cells once: misses are shots less 20.
+        assert!((shots - misses - 20.0).abs() < 0.011, "{set}");
+        assert!((15.0..=80.0).contains(&misses), "{set}");
+        assert!(line("time per shot").is_some());
+        // The control variate assumes uniform boats: the uniform set only.
+        let variate = line("misses with the last boats");
+        assert_eq!(variate.is_some(), i == 0, "{set}");
+        if let Some(v) = variate {
+            assert!((mean(v) - misses).abs() < 15.0, "{set}");
+        }
+    }
+}

@@ -238,7 +238,10 @@ fn any_finite_clock_is_accepted_and_genmove_still_answers() {
         let reply = engine.ask("genmove black");
         assert!(reply.ok, "{game}: {reply:?}");
         if game == "othello" {
-            assert!(engine.ok("all_legal white").contains(' '), "the move was played");
+            assert!(
+                engine.ok("all_legal white").contains(' '),
+                "the move was played"
+            );
         }
         assert!(engine.refused("time_left black 1e309 0").contains("syntax"));
         assert!(engine.refused("time_settings nan 0 0").contains("syntax"));

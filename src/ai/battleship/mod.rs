@@ -1,6 +1,8 @@
 //! Battleship players: the placer ([`random_fleet`], [`place`]) and the hunter
 //! ([`hunt`]).
 //!
+//! - [`boats`]: the last boats (every longer ship sunk): exact counts and the greedy
+//!   hunter's exact expected misses, the bench's control variate.
 //! - [`count`]: exact counting of the legal fleets consistent with a view, by a
 //!   dynamic program over the cells in row order; exact cell probabilities and exact
 //!   uniform sampling from the same tables.
@@ -14,6 +16,7 @@
 //! only what their side may know: the placer nothing, the hunter a [`View`] of the
 //! target sea, which never holds an unhit ship cell.
 
+pub mod boats;
 pub mod count;
 pub mod hunter;
 pub mod parity;
