@@ -48,15 +48,9 @@ impl fmt::Display for LoadError {
     }
 }
 
-impl std::error::Error for LoadError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            LoadError::Read { error, .. } => Some(error),
-            LoadError::Parse { error, .. } => Some(error),
-            LoadError::NoFiles => None,
-        }
-    }
-}
+/// The message already holds the underlying error, so it is not also given as a
+/// source (a chained report would print it twice).
+impl std::error::Error for LoadError {}
 
 impl Config {
     /// A config from an `--engine` command line; a relative program path with a
