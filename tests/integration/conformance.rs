@@ -224,7 +224,12 @@ fn a_malformed_file_is_an_error_before_any_engine_runs() {
         "{}",
         run.stderr
     );
-    assert_eq!(run.stderr.matches("must follow").count(), 1, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.matches("must follow").count(),
+        1,
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

@@ -79,8 +79,19 @@ fn line_strategy() -> impl Strategy<Value = Vec<u8>> {
         "fleet w A1-A4 C1-C3 E1-E3 G1-G2 I1-I2 A6-B6 A8 C8 E8 G8",
     ])
     .prop_map(|line| line.as_bytes().to_vec());
+    // Clocks at the edges of what parses: every later think must still be bounded.
+    let clocks = prop::sample::select(vec![
+        "time_left b 1e300 0",
+        "time_left w 1.7976931348623157e308 1",
+        "time_settings 1e300 0 0",
+        "time_settings 0 1e300 1",
+        "time_settings 0.001 0 0",
+        "time_left b 0 0",
+    ])
+    .prop_map(|line| line.as_bytes().to_vec());
     prop_oneof![
         2 => table_setup,
+        1 => clocks,
         8 => (
             prop::sample::select(names),
             prop::collection::vec(prop::sample::select(WORDS.to_vec()), 0..4),
@@ -109,14 +120,16 @@ proptest! {
     ) {
         let mut session = Session::new(game);
         let stop = AtomicBool::new(false);
-        // Keep searches short whatever the sequence asks.
-        let (_, set) = parse_line("set_option depth 2");
-        session.handle(&set.expect("parses"), &stop).expect("accepted");
+        // Keep searches short whatever the sequence (or its clock) asks.
+        for option in ["set_option depth 2", "set_option iterations 200"] {
+            let (_, set) = parse_line(option);
+            session.handle(&set.expect("parses"), &stop).expect("accepted");
+        }
         for raw in lines {
             let Line::Text(text) = preprocess(&raw) else { continue };
             let (_, parsed) = parse_line(&text);
             let Ok(command) = parsed else { continue };
-            if command.name() == "set_option" && text.contains("depth") {
+            if command.name() == "set_option" && (text.contains("depth") || text.contains("iterations")) {
                 continue;
             }
             // `solve` plays to the end whatever the depth: only an interrupt or the
