@@ -213,14 +213,19 @@ mod tests {
         misses
     }
 
+    /// Each cell open with probability `percent` %.
+    fn random_open(rng: &mut Rng, percent: u64) -> Cells {
+        (0..100)
+            .filter(|_| rng.below(100) < percent)
+            .fold(0, |a, i| a | 1u128 << i)
+    }
+
     #[test]
     fn counts_agree_with_brute_force() {
         let mut rng = Rng::new(5);
         let mut lb = LastBoats::new();
         for _ in 0..40 {
-            let open: Cells = (0..100)
-                .filter(|_| rng.below(100) < 30)
-                .fold(0, |a, i| a | 1u128 << i);
+            let open = random_open(&mut rng, 30);
             for k in 0..=4u8 {
                 let brute = brute_sets(open, usize::from(k)).len() as f64;
                 assert_eq!(lb.placements(open, k), brute, "k {k}");
@@ -234,9 +239,7 @@ mod tests {
         let mut rng = Rng::new(9);
         let mut lb = LastBoats::new();
         for _ in 0..15 {
-            let open: Cells = (0..100)
-                .filter(|_| rng.below(100) < 18)
-                .fold(0, |a, i| a | 1u128 << i);
+            let open = random_open(&mut rng, 18);
             for k in 1..=3u8 {
                 let sets = brute_sets(open, usize::from(k));
                 if sets.is_empty() {
