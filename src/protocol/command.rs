@@ -37,6 +37,8 @@ pub enum Command {
     KnownCommand(String),
     ListCommands,
     Quit,
+    /// `gogui-interrupt`: says the engine honours `# interrupt` lines; does nothing.
+    GoguiInterrupt,
     ListGames,
     SetGame(GameKind),
     ClearBoard,
@@ -111,6 +113,7 @@ impl Command {
             Command::KnownCommand(_) => "known_command",
             Command::ListCommands => "list_commands",
             Command::Quit => "quit",
+            Command::GoguiInterrupt => "gogui-interrupt",
             Command::ListGames => "list_games",
             Command::SetGame(_) => "set_game",
             Command::ClearBoard => "clear_board",
@@ -146,7 +149,7 @@ impl Command {
         }
     }
 
-    /// True for commands that think (and so can be interrupted by an empty line).
+    /// True for commands that think (and so can be interrupted by `# interrupt`).
     #[must_use]
     pub fn thinks(&self) -> bool {
         matches!(
@@ -210,6 +213,7 @@ impl fmt::Display for Command {
             | Command::Version
             | Command::ListCommands
             | Command::Quit
+            | Command::GoguiInterrupt
             | Command::ListGames
             | Command::ClearBoard
             | Command::Position

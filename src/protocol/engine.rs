@@ -3,12 +3,16 @@
 //! A reader thread reads raw lines (at most [`MAX_LINE`] bytes kept; longer lines are
 //! refused whole), preprocesses and parses them, and sends them to the main loop,
 //! which answers each in order and flushes stdout after every answer. The reader
-//! keeps reading while a `genmove` thinks: an empty or comment-only line then raises
-//! the stop flag, and the search answers at once with its best move so far. The end
-//! of input while thinking does the same, and then the engine ends.
+//! keeps reading while a command thinks: a `# interrupt` line (GoGui's convention,
+//! advertised as `gogui-interrupt`) then raises the stop flag, and the search answers
+//! at once with its best result so far. Nothing else interrupts: empty lines and other
+//! comments are ignored, so a script full of them gets full answers.
 //!
-//! Nothing here ends the process but `quit` and the end of input; a panic inside a
-//! command (a bug) is caught and answered as an internal error.
+//! The end of input is a `quit` after the last command read: every command already
+//! read is answered in full, in order, then the loop ends (GNU Go does the same), so
+//! a piped script gets the answers it would get typed line by line. Nothing else ends
+//! the process; a panic inside a command (a bug) is caught and answered as an
+//! internal error.
 
 use std::io::{self, BufRead, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -79,13 +83,19 @@ enum Event {
 }
 
 /// Shared between the reader and the main loop: how many thinking commands are
-/// queued or running, the flag that stops the running one, and whether the input
-/// has ended (then every thinking command still queued is cut short as well).
+/// queued or running, and the flag that stops the running one.
 #[derive(Default)]
 struct Interrupt {
     thinking: Mutex<u32>,
     stop: AtomicBool,
-    closed: AtomicBool,
+}
+
+/// True for GoGui's interrupt line: a comment whose text is `interrupt` (any case,
+/// any spacing around it).
+fn is_interrupt(raw: &[u8]) -> bool {
+    let text = raw.trim_ascii();
+    text.strip_prefix(b"#")
+        .is_some_and(|rest| rest.trim_ascii().eq_ignore_ascii_case(b"interrupt"))
 }
 
 impl Interrupt {
@@ -100,18 +110,14 @@ fn reader_loop(mut input: impl BufRead, events: mpsc::Sender<Event>, interrupt: 
     loop {
         let event = match read_line(&mut input, MAX_LINE) {
             Ok(None) | Err(_) => {
-                // Nobody is left to wait for a long think: cut it (and those
-                // queued) short, answer, end.
-                let _thinking = interrupt.lock();
-                interrupt.closed.store(true, Ordering::Relaxed);
-                interrupt.stop.store(true, Ordering::Relaxed);
+                // A `quit` after everything read: the queue is answered in full.
                 let _ = events.send(Event::End);
                 return;
             }
             Ok(Some(RawLine::TooLong)) => Event::Command(None, Err(ParseError::TooLong)),
             Ok(Some(RawLine::Bytes(bytes))) => match preprocess(&bytes) {
                 Line::Empty => {
-                    if *interrupt.lock() > 0 {
+                    if is_interrupt(&bytes) && *interrupt.lock() > 0 {
                         interrupt.stop.store(true, Ordering::Relaxed);
                     }
                     continue;
@@ -157,10 +163,10 @@ where
                 }))
                 .unwrap_or_else(|_| Err("internal error".into()));
                 if command.thinks() {
+                    // An interrupt stops the command that was thinking, not the next.
                     let mut thinking = interrupt.lock();
                     *thinking = thinking.saturating_sub(1);
-                    let closed = interrupt.closed.load(Ordering::Relaxed);
-                    interrupt.stop.store(closed, Ordering::Relaxed);
+                    interrupt.stop.store(false, Ordering::Relaxed);
                 }
                 let quit = command == Command::Quit;
                 (

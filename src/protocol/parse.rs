@@ -220,6 +220,11 @@ pub const COMMANDS: &[Spec] = &[
         args: |i| none(i, Command::Quit),
     },
     Spec {
+        name: "gogui-interrupt",
+        usage: "gogui-interrupt",
+        args: |i| none(i, Command::GoguiInterrupt),
+    },
+    Spec {
         name: "list_games",
         usage: "list_games",
         args: |i| none(i, Command::ListGames),
@@ -636,6 +641,7 @@ mod tests {
             "known_command play",
             "list_commands",
             "quit",
+            "gogui-interrupt",
             "list_games",
             "set_game othello",
             "clear_board",

@@ -82,6 +82,14 @@ impl Engine {
         }
     }
 
+    /// True when the engine prints nothing for `quiet` (it is still thinking).
+    pub fn silent_for(&mut self, quiet: Duration) -> bool {
+        matches!(
+            self.lines.recv_timeout(quiet),
+            Err(mpsc::RecvTimeoutError::Timeout)
+        )
+    }
+
     /// Reads one whole answer (up to its empty line) and checks its framing.
     pub fn answer(&mut self) -> Answer {
         let first = self.line().expect("an answer");

@@ -256,14 +256,14 @@ fn analyze_scores_every_legal_move_exactly_near_the_end() {
 }
 
 #[test]
-fn an_empty_line_interrupts_solve_with_a_legal_move() {
+fn an_interrupt_stops_solve_with_a_legal_move() {
     for threads in [1, 2] {
         let mut engine = Engine::othello();
         engine.ok(&format!("set_option threads {threads}"));
         // The start position cannot be solved: only the interrupt ends it.
         engine.send("7 solve");
         std::thread::sleep(std::time::Duration::from_millis(300));
-        engine.send("");
+        engine.send("# interrupt");
         let answer = engine.answer();
         assert!(answer.ok && answer.id == Some(7), "{threads}: {answer:?}");
         let (mv, score) = answer.text.split_once(' ').expect("MOVE SCORE");

@@ -129,7 +129,7 @@ impl Session {
             Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
             Command::KnownCommand(name) => Ok(super::parse::spec(name).is_some().to_string()),
             Command::ListCommands => Ok(joined(COMMANDS.iter().map(|s| s.name), "\n")),
-            Command::Quit => Ok(String::new()),
+            Command::Quit | Command::GoguiInterrupt => Ok(String::new()),
             Command::ListGames => Ok(GameKind::ALL.map(GameKind::name).join("\n")),
             Command::SetGame(kind) => {
                 self.game = Game::new(*kind);
