@@ -18,6 +18,22 @@ fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A seed that differs from process to process and from call to call: the
+/// standard library's per-process random hash keys (drawn from the operating
+/// system) mixed with the time and the process id. For engines that were given no
+/// seed, so that two fresh ones do not play alike.
+#[must_use]
+pub fn system_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos());
+    hasher.write_u128(now);
+    hasher.write_u32(std::process::id());
+    hasher.finish()
+}
+
 impl Rng {
     /// A generator whose whole stream is fixed by `seed`.
     #[must_use]

@@ -124,3 +124,29 @@ fn an_interrupt_while_nothing_thinks_changes_nothing_later() {
     let full = engine.ok("hint 2");
     assert_eq!(full.lines().count(), 2, "{full}");
 }
+
+#[test]
+fn fresh_engines_vary_unless_given_a_seed() {
+    let fleet = |setup: &str| {
+        let mut engine = Engine::start(&["--game", "battleship"]);
+        if !setup.is_empty() {
+            engine.ok(setup);
+        }
+        engine.ok("genfleet black")
+    };
+    // Two fleets drawn alike by chance: about one in 10^9 or less.
+    let (a, b) = (fleet(""), fleet(""));
+    assert_ne!(a, b, "two fresh engines placed the same fleet");
+    assert_eq!(fleet("set_option seed 7"), fleet("set_option seed 7"));
+    let shell = |setup: &str| {
+        let mut engine = Engine::start(&["--game", "shell"]);
+        engine.ok("set_option iterations 50");
+        if !setup.is_empty() {
+            engine.ok(setup);
+        }
+        (0..8)
+            .map(|_| engine.ok("genmove black"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(shell("set_option seed 3"), shell("set_option seed 3"));
+}

@@ -91,10 +91,22 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session playing a fresh game of `kind`.
+    /// A session playing a fresh game of `kind`, its seed drawn from the system
+    /// (`set_option seed` makes it reproducible).
     #[must_use]
     pub fn new(kind: GameKind) -> Session {
-        let options = Options::default();
+        Session::with_options(
+            kind,
+            Options {
+                seed: crate::rng::system_seed(),
+                ..Options::default()
+            },
+        )
+    }
+
+    /// A session playing a fresh game of `kind` with `options`.
+    #[must_use]
+    pub fn with_options(kind: GameKind, options: Options) -> Session {
         Session {
             game: Game::new(kind),
             history: Vec::new(),
