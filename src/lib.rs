@@ -25,5 +25,6 @@ pub mod arena;
 pub mod conformance;
 pub mod cpu;
 pub mod games;
+pub mod machine;
 pub mod protocol;
 pub mod rng;

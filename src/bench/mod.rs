@@ -3,6 +3,7 @@
 //! `tabula bench WHAT` picks one.
 
 mod battleship;
+mod clock;
 mod othello;
 
 use tabula::ai::othello::eval::Evaluation;
@@ -19,8 +20,9 @@ mod shell;
 pub struct BenchArgs {
     /// What to measure: `perft` (Othello perft from the start position), `othello`
     /// (perft, the FFO endgame suite, midgame search speed), `battleship` (the hunter
-    /// against uniform and placer fleets) or `shell` (What the Shell playouts and the
-    /// search player's results).
+    /// against uniform and placer fleets), `shell` (What the Shell playouts and the
+    /// search player's results) or `clock` (how late `genmove` answers through the
+    /// protocol, per game, move time and hash size).
     #[arg(default_value = "perft")]
     what: String,
     /// Perft depth.
@@ -38,6 +40,8 @@ pub struct BenchArgs {
     threads: usize,
     #[command(flatten)]
     shell: shell::ShellArgs,
+    #[command(flatten)]
+    clock: clock::ClockArgs,
     /// `othello`: the perft depth to time (0 skips it).
     #[arg(long, default_value_t = 12)]
     perft: u32,
@@ -104,8 +108,11 @@ pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
             shell.threads = u32::try_from(args.threads).unwrap_or(u32::MAX);
             shell::run(&shell)
         }
+        "clock" => clock::run(&args.clock),
         other => {
-            bail!("unknown benchmark {other:?} (benchmarks: perft, othello, battleship, shell)")
+            bail!(
+                "unknown benchmark {other:?} (benchmarks: perft, othello, battleship, shell, clock)"
+            )
         }
     }
 }

@@ -4,6 +4,7 @@
 mod arena;
 mod battleship;
 mod battleship_props;
+mod budget;
 mod common;
 mod conformance;
 mod framing;

@@ -25,10 +25,13 @@ pub mod tt;
 
 pub use search::{Score, Settings};
 
+use std::sync::Arc;
+
 use crate::ai::Limits;
 use crate::games::othello::{Move, Position, Square};
-use eval::DISC;
+use eval::{DISC, Evaluation};
 use search::{PRELUDE, RootMove, Searcher, root_moves};
+use tt::Table;
 
 /// What a search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +72,75 @@ fn depths(empties: u32, limits: &Limits<'_>, settings: &Settings) -> Vec<u32> {
     }
 }
 
+/// The transposition tables of the player, kept from search to search so that no
+/// move pays for building them: made when the engine starts or its options change
+/// ([`Memory::new`]), aged by each new search (entries of older searches are
+/// replaced first, and stay usable until then: a bound on a board holds whatever
+/// the root it was found under).
+pub struct Memory {
+    tt: Arc<Table>,
+    end_tt: Arc<Table>,
+    /// The settings the tables were made for: size, sharing and evaluation.
+    made_for: (u32, bool, Evaluation),
+}
+
+impl Memory {
+    /// Tables for `settings`: `hash_mib` for the midgame, a quarter more for the
+    /// solver, shared between threads when there are several.
+    #[must_use]
+    pub fn new(settings: &Settings) -> Memory {
+        let (mib, end_mib) = (settings.hash_mib, settings.hash_mib.div_ceil(4));
+        let (tt, end_tt) = if settings.threads > 1 {
+            (Table::shared_with_mib(mib), Table::shared_with_mib(end_mib))
+        } else {
+            (Table::with_mib(mib), Table::with_mib(end_mib))
+        };
+        Memory {
+            tt: Arc::new(tt),
+            end_tt: Arc::new(end_tt),
+            made_for: Memory::key(settings),
+        }
+    }
+
+    /// The bytes the tables of `settings` take.
+    #[must_use]
+    pub fn bytes_for(settings: &Settings) -> u64 {
+        let (mib, end_mib) = (settings.hash_mib, settings.hash_mib.div_ceil(4));
+        Table::bytes_for_mib(mib) + Table::bytes_for_mib(end_mib)
+    }
+
+    fn key(settings: &Settings) -> (u32, bool, Evaluation) {
+        (settings.hash_mib, settings.threads > 1, settings.evaluation)
+    }
+
+    /// True when the tables serve `settings` as they are (another evaluation's
+    /// scores, another size or sharing need new tables).
+    #[must_use]
+    pub fn suits(&self, settings: &Settings) -> bool {
+        self.made_for == Memory::key(settings)
+    }
+
+    /// A searcher on these tables for a new search (tables that do not suit
+    /// `settings` are made anew first, which only happens when the caller did not
+    /// prepare them).
+    fn searcher<'a>(&mut self, limits: Limits<'a>, settings: &Settings) -> Searcher<'a> {
+        if !self.suits(settings) {
+            *self = Memory::new(settings);
+        }
+        for table in [&mut self.tt, &mut self.end_tt] {
+            if let Some(table) = Arc::get_mut(table) {
+                table.new_search();
+            }
+        }
+        Searcher::on_memory(
+            limits,
+            Arc::clone(&self.tt),
+            Arc::clone(&self.end_tt),
+            settings,
+        )
+    }
+}
+
 /// A finished search: the searcher (with its tables), the root moves best first and
 /// the result of the last finished iteration.
 struct Run<'a> {
@@ -77,10 +149,15 @@ struct Run<'a> {
     found: Option<(u32, i32, u32)>,
 }
 
-fn run<'a>(position: &Position, limits: Limits<'a>, settings: &Settings) -> Run<'a> {
+fn run<'a>(
+    position: &Position,
+    limits: Limits<'a>,
+    settings: &Settings,
+    memory: &mut Memory,
+) -> Run<'a> {
     let board = position.board();
     let empties = board.empty().count_ones();
-    let mut searcher = Searcher::new(limits, settings);
+    let mut searcher = memory.searcher(limits, settings);
     let mut moves = root_moves(&board);
     let found = searcher.iterate(&mut moves, depths(empties, &limits, settings).into_iter());
     Run {
@@ -112,13 +189,14 @@ fn after_pass(
     position: &Position,
     limits: Limits<'_>,
     settings: &Settings,
+    memory: &mut Memory,
 ) -> Option<SearchResult> {
     let board = position.board();
     if board.moves() != 0 || board.passed().moves() == 0 {
         return None;
     }
     let passed = Position::from_board(board.passed(), position.side_to_move().opponent());
-    let after = search_with(&passed, limits, settings)?;
+    let after = search_in(&passed, limits, settings, memory)?;
     let score = match after.score {
         Score::Exact(s) => Score::Exact(-s),
         Score::Estimate(s) => Score::Estimate(-s),
@@ -136,13 +214,25 @@ pub fn search(position: &Position, limits: Limits<'_>) -> Option<SearchResult> {
     search_with(position, limits, &Settings::default())
 }
 
-/// Searches `position` within `limits` and returns the best move found. Always a legal
-/// move; `Pass` only when passing is forced; `None` only when the game is over.
+/// Searches `position` within `limits` on fresh tables (see [`search_in`]).
 #[must_use]
 pub fn search_with(
     position: &Position,
     limits: Limits<'_>,
     settings: &Settings,
+) -> Option<SearchResult> {
+    search_in(position, limits, settings, &mut Memory::new(settings))
+}
+
+/// Searches `position` within `limits` on the tables of `memory` and returns the
+/// best move found. Always a legal move; `Pass` only when passing is forced; `None`
+/// only when the game is over.
+#[must_use]
+pub fn search_in(
+    position: &Position,
+    limits: Limits<'_>,
+    settings: &Settings,
+    memory: &mut Memory,
 ) -> Option<SearchResult> {
     if let Some(answer) = forced(position) {
         return answer;
@@ -152,7 +242,7 @@ pub fn search_with(
         searcher,
         moves,
         found,
-    } = run(position, limits, settings);
+    } = run(position, limits, settings, memory);
     let (square, score, depth) = found.unwrap_or((moves[0].square, moves[0].score, 0));
     Some(SearchResult {
         best: place(square),
@@ -168,14 +258,25 @@ pub fn search_with(
 /// with an estimated score. `None` when the game is over.
 #[must_use]
 pub fn solve(position: &Position, limits: Limits<'_>, settings: &Settings) -> Option<SearchResult> {
+    solve_in(position, limits, settings, &mut Memory::new(settings))
+}
+
+/// [`solve`] on the tables of `memory`.
+#[must_use]
+pub fn solve_in(
+    position: &Position,
+    limits: Limits<'_>,
+    settings: &Settings,
+    memory: &mut Memory,
+) -> Option<SearchResult> {
     let exact = Settings {
         endgame_empties: 64,
         ..*settings
     };
-    if let Some(answer) = after_pass(position, limits, &exact) {
+    if let Some(answer) = after_pass(position, limits, &exact, memory) {
         return Some(answer);
     }
-    search_with(position, limits, &exact)
+    search_in(position, limits, &exact, memory)
 }
 
 /// The `count` best moves of `position` with their scores, best first: searched to
@@ -189,7 +290,25 @@ pub fn hint(
     settings: &Settings,
     count: usize,
 ) -> Vec<(Move, Score)> {
-    if let Some(answer) = after_pass(position, limits, settings) {
+    hint_in(
+        position,
+        limits,
+        settings,
+        count,
+        &mut Memory::new(settings),
+    )
+}
+
+/// [`hint`] on the tables of `memory`.
+#[must_use]
+pub fn hint_in(
+    position: &Position,
+    limits: Limits<'_>,
+    settings: &Settings,
+    count: usize,
+    memory: &mut Memory,
+) -> Vec<(Move, Score)> {
+    if let Some(answer) = after_pass(position, limits, settings, memory) {
         return vec![(answer.best, answer.score)];
     }
     if let Some(answer) = forced(position) {
@@ -200,7 +319,7 @@ pub fn hint(
         mut searcher,
         moves,
         found,
-    } = run(position, limits, settings);
+    } = run(position, limits, settings, memory);
     let Some((best, score, depth)) = found else {
         return vec![(place(moves[0].square), Score::Estimate(moves[0].score))];
     };

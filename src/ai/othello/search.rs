@@ -222,14 +222,20 @@ struct Searched {
 impl<'a> Searcher<'a> {
     #[must_use]
     pub fn new(limits: Limits<'a>, settings: &Settings) -> Searcher<'a> {
-        let (mib, end_mib) = (settings.hash_mib, settings.hash_mib.div_ceil(4));
-        let (tt, end_tt) = if settings.threads > 1 {
-            (Table::shared_with_mib(mib), Table::shared_with_mib(end_mib))
-        } else {
-            (Table::with_mib(mib), Table::with_mib(end_mib))
-        };
-        let mut searcher =
-            Searcher::on_tables(limits, Arc::new(tt), Arc::new(end_tt), settings.threads);
+        let memory = super::Memory::new(settings);
+        Searcher::on_memory(limits, memory.tt, memory.end_tt, settings)
+    }
+
+    /// A searcher on tables kept across searches (see [`super::Memory`]): more than
+    /// one thread only when they were made shared.
+    #[must_use]
+    pub fn on_memory(
+        limits: Limits<'a>,
+        tt: Arc<Table>,
+        end_tt: Arc<Table>,
+        settings: &Settings,
+    ) -> Searcher<'a> {
+        let mut searcher = Searcher::on_tables(limits, tt, end_tt, settings.threads);
         searcher.evaluation = settings.evaluation;
         searcher
     }

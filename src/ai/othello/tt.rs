@@ -23,9 +23,8 @@ use crate::games::othello::Board;
 /// The move field of an entry without a best move.
 pub const NO_MOVE: u8 = 64;
 
-/// The largest table in MiB: a larger `hash` option is read as this (filling the
-/// table takes time out of the move).
-pub const MAX_MIB: u32 = 1024;
+/// The largest table in MiB: a larger size is read as this.
+pub const MAX_MIB: u32 = 65_536;
 
 /// One stored result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,6 +204,12 @@ impl Table {
     #[must_use]
     pub fn shared_with_mib(mib: u32) -> Table {
         Table::build(Table::buckets_in(mib), Access::Shared)
+    }
+
+    /// The bytes a table of about `mib` MiB takes.
+    #[must_use]
+    pub fn bytes_for_mib(mib: u32) -> u64 {
+        Table::buckets_in(mib) as u64 * 2 * std::mem::size_of::<Slot>() as u64
     }
 
     fn buckets_in(mib: u32) -> usize {

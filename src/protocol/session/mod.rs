@@ -13,6 +13,7 @@ mod othello;
 mod shell;
 
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 pub use clock::Clock;
@@ -20,7 +21,7 @@ pub use options::Options;
 
 use super::command::Command;
 use super::parse::COMMANDS;
-use crate::ai::Limits;
+use crate::ai::{self, Limits};
 use crate::games::battleship::Table;
 use crate::games::othello::Position as OthelloPosition;
 use crate::games::shell::Position as ShellPosition;
@@ -80,7 +81,32 @@ pub struct Think<'a> {
     pub options: &'a Options,
 }
 
-/// One protocol session. Two sessions are equal when every part of their state is.
+/// The search memory kept from move to move (Othello's transposition tables), made
+/// when the engine starts and when an option changes it, never inside a move. A
+/// cache: clones of a session share it, and it takes no part in equality.
+#[derive(Clone, Default)]
+struct Tables(Arc<Mutex<Option<ai::othello::Memory>>>);
+
+impl Tables {
+    fn lock(&self) -> MutexGuard<'_, Option<ai::othello::Memory>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl PartialEq for Tables {
+    fn eq(&self, _: &Tables) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Tables")
+    }
+}
+
+/// One protocol session. Two sessions are equal when every part of their state is
+/// (the search memory, a cache, aside).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Session {
     game: Game,
@@ -88,6 +114,7 @@ pub struct Session {
     options: Options,
     clock: Clock,
     rng: Rng,
+    tables: Tables,
 }
 
 impl Session {
@@ -107,12 +134,50 @@ impl Session {
     /// A session playing a fresh game of `kind` with `options`.
     #[must_use]
     pub fn with_options(kind: GameKind, options: Options) -> Session {
-        Session {
+        let session = Session {
             game: Game::new(kind),
             history: Vec::new(),
             rng: Rng::new(options.seed),
             options,
             clock: Clock::default(),
+            tables: Tables::default(),
+        };
+        session.prepare_tables();
+        session
+    }
+
+    /// Makes the search memory the game and options need now, outside any clock:
+    /// Othello's tables (kept when they already suit), none for the other games.
+    fn prepare_tables(&self) {
+        let mut tables = self.tables.lock();
+        if let Game::Othello(_) = self.game {
+            let settings = othello::settings(&self.options);
+            if !tables.as_ref().is_some_and(|t| t.suits(&settings)) {
+                // The old tables go first, so both never hold memory at once.
+                *tables = None;
+                *tables = Some(ai::othello::Memory::new(&settings));
+            }
+        } else {
+            *tables = None;
+        }
+    }
+
+    /// Refuses options whose search memory the machine cannot give (checked before
+    /// anything is allocated; the tables held now count as free).
+    fn check_memory(&self, options: &Options) -> Result<(), Refusal> {
+        let needed = ai::othello::Memory::bytes_for(&othello::settings(options));
+        let held = if self.tables.lock().is_some() {
+            ai::othello::Memory::bytes_for(&othello::settings(&self.options))
+        } else {
+            0
+        };
+        match crate::machine::available_memory() {
+            Some(free) if needed > (free + held) / 10 * 9 => Err(format!(
+                "invalid value for hash: {} MiB of tables is more memory than the machine has free ({} MiB)",
+                needed >> 20,
+                (free + held) >> 20
+            )),
+            _ => Ok(()),
         }
     }
 
@@ -146,6 +211,7 @@ impl Session {
             Command::SetGame(kind) => {
                 self.game = Game::new(*kind);
                 self.history.clear();
+                self.prepare_tables();
                 Ok(String::new())
             }
             Command::ClearBoard => {
@@ -252,10 +318,14 @@ impl Session {
             Command::SetOption { name, value } => {
                 let mut options = self.options.clone();
                 options.set(name, value)?;
+                if options.hash_mib != self.options.hash_mib {
+                    self.check_memory(&options)?;
+                }
                 if options.seed != self.options.seed {
                     self.rng = Rng::new(options.seed);
                 }
                 self.options = options;
+                self.prepare_tables();
                 Ok(String::new())
             }
             Command::Perft(depth) => match &self.game {
@@ -273,10 +343,11 @@ impl Session {
                     rng: &mut self.rng.clone(),
                     options: &self.options,
                 };
+                let memory = &mut *self.tables.lock();
                 match command {
-                    Command::Solve(asked) => othello::solve(position, *asked, &think),
-                    Command::Hint(count) => othello::hint(position, *count, &think),
-                    Command::Analyze(count) => othello::analyze(position, *count, &think),
+                    Command::Solve(asked) => othello::solve(position, *asked, &think, memory),
+                    Command::Hint(count) => othello::hint(position, *count, &think, memory),
+                    Command::Analyze(count) => othello::analyze(position, *count, &think, memory),
                     _ => Err(self.not_in_this_game(command)),
                 }
             }
@@ -386,7 +457,9 @@ impl Session {
         };
         let before = self.game.clone();
         let answer = match &mut self.game {
-            Game::Othello(p) => othello::genmove(p, color, &mut think, commit),
+            Game::Othello(p) => {
+                othello::genmove(p, color, &mut think, commit, &mut self.tables.lock())
+            }
             Game::Shell(p) => shell::genmove(p, color, &mut think),
             Game::Battleship(t) => battleship::genmove(t, color, &mut think, commit),
         }?;

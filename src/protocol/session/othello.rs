@@ -1,8 +1,9 @@
 //! Othello's side of the session: turns the protocol's text arguments into the
 //! rules' types and the rules' answers into text.
 
-use super::{Answer, Refusal, Think, joined};
+use super::{Answer, Options, Refusal, Think, joined};
 use crate::ai;
+use crate::ai::othello::Memory;
 use crate::games::Color;
 use crate::games::othello::{Move, Position, perft as count};
 
@@ -55,13 +56,18 @@ pub fn perft(position: &Position, depth: u32) -> Answer {
 }
 
 /// The player's settings from the session options.
-fn settings(think: &Think<'_>) -> ai::othello::Settings {
+pub fn settings(options: &Options) -> ai::othello::Settings {
     ai::othello::Settings {
-        hash_mib: think.options.hash_mib,
-        endgame_empties: think.options.endgame,
-        threads: think.options.threads,
-        evaluation: think.options.evaluation,
+        hash_mib: options.hash_mib,
+        endgame_empties: options.endgame,
+        threads: options.threads,
+        evaluation: options.evaluation,
     }
+}
+
+/// The tables of `memory`, made now if the session had not prepared them.
+fn tables<'m>(memory: &'m mut Option<Memory>, think: &Think<'_>) -> &'m mut Memory {
+    memory.get_or_insert_with(|| Memory::new(&settings(think.options)))
 }
 
 fn move_text(mv: Move) -> String {
@@ -70,7 +76,12 @@ fn move_text(mv: Move) -> String {
 
 /// `solve [COLOR]`: the exact best move and disc difference, `MOVE +N`; cut short by
 /// an interrupt or the clock, the best move so far with an estimate `MOVE ~+N.NN`.
-pub fn solve(position: &Position, asked: Option<Color>, think: &Think<'_>) -> Answer {
+pub fn solve(
+    position: &Position,
+    asked: Option<Color>,
+    think: &Think<'_>,
+    memory: &mut Option<Memory>,
+) -> Answer {
     if position.is_over() {
         return Err("the game is over".into());
     }
@@ -79,20 +90,32 @@ pub fn solve(position: &Position, asked: Option<Color>, think: &Think<'_>) -> An
     {
         return Err(format!("{} is not to move", color.name()));
     }
-    let result =
-        ai::othello::solve(position, think.limits, &settings(think)).ok_or("the game is over")?;
+    let settings = settings(think.options);
+    let result = ai::othello::solve_in(position, think.limits, &settings, tables(memory, think))
+        .ok_or("the game is over")?;
     Ok(format!("{} {}", move_text(result.best), result.score))
 }
 
 /// `hint N`: the N best moves of the side to move, one `MOVE SCORE` a line.
-pub fn hint(position: &Position, count: u32, think: &Think<'_>) -> Answer {
+pub fn hint(
+    position: &Position,
+    count: u32,
+    think: &Think<'_>,
+    memory: &mut Option<Memory>,
+) -> Answer {
     if position.is_over() {
         return Err("the game is over".into());
     }
     if count == 0 {
         return Err("at least one move is needed (N >= 1)".into());
     }
-    let hints = ai::othello::hint(position, think.limits, &settings(think), count as usize);
+    let hints = ai::othello::hint_in(
+        position,
+        think.limits,
+        &settings(think.options),
+        count as usize,
+        tables(memory, think),
+    );
     Ok(joined(
         hints
             .iter()
@@ -103,8 +126,13 @@ pub fn hint(position: &Position, count: u32, think: &Think<'_>) -> Answer {
 
 /// `analyze [N]`: like `hint`, every legal move when `N` is not given (no bound on
 /// the count: `hint` answers at most the moves there are).
-pub fn analyze(position: &Position, count: Option<u32>, think: &Think<'_>) -> Answer {
-    hint(position, count.unwrap_or(u32::MAX), think)
+pub fn analyze(
+    position: &Position,
+    count: Option<u32>,
+    think: &Think<'_>,
+    memory: &mut Option<Memory>,
+) -> Answer {
+    hint(position, count.unwrap_or(u32::MAX), think, memory)
 }
 
 pub fn genmove(
@@ -112,6 +140,7 @@ pub fn genmove(
     color: Color,
     think: &mut Think<'_>,
     commit: bool,
+    memory: &mut Option<Memory>,
 ) -> Answer {
     if position.is_over() {
         return Err("the game is over".into());
@@ -127,7 +156,8 @@ pub fn genmove(
         }
         return Ok(mv.to_string());
     }
-    let result = ai::othello::search_with(position, think.limits, &settings(think))
+    let settings = settings(think.options);
+    let result = ai::othello::search_in(position, think.limits, &settings, tables(memory, think))
         .ok_or("the game is over")?;
     log::info!(
         "othello search: {} score {} depth {} nodes {}",
