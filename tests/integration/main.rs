@@ -10,6 +10,7 @@ mod framing;
 mod othello;
 mod othello_ai;
 mod othello_props;
+mod readme;
 mod session_fuzz;
 mod shell;
 mod shell_props;
