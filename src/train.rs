@@ -3,7 +3,7 @@
 //! `tabula train selfplay --games N --out FILE` plays self-play games on several
 //! threads and appends their labelled positions to a data file (17 bytes a sample);
 //! `tabula train fit --data FILE... --out WEIGHTS` fits the weights and writes them in
-//! the engine's format. The README gives the commands that made the committed
+//! the engine's format. docs/training.md gives the commands that made the committed
 //! `src/ai/othello/weights.bin`. Progress goes to stderr; the figures of the fit to
 //! stdout.
 

@@ -12,6 +12,7 @@ mod othello;
 mod othello_ai;
 mod othello_props;
 mod pipes;
+mod readme;
 mod session_fuzz;
 mod shell;
 mod shell_props;

@@ -9,8 +9,8 @@
 //! a hit sinks a boat and reveals its ring). The bench uses it as a control variate:
 //! a game's misses up to this state plus the expected misses from it have the same
 //! mean as the misses played out, with less spread, so two hunters can be compared on
-//! fewer fleets. Measured on real games (README), greedy is also optimal from these
-//! states, so nothing here changes the hunter's shots.
+//! fewer fleets. Measured on real games (docs/battleship-hunter.md), greedy is also
+//! optimal from these states, so nothing here changes the hunter's shots.
 
 use std::collections::HashMap;
 

@@ -7,9 +7,9 @@
 //! theirs): mobility with corners counted twice, potential mobility (empties next
 //! to the other side's discs), corners, X- and C-squares next to an empty corner,
 //! stable discs, and the parity of the empties. The patterns cost more time per
-//! node and more nodes per depth but win at equal time (the README has the
+//! node and more nodes per depth but win at equal time (docs/training.md has the
 //! measurements); they also order the exact solver's moves ([`evaluate`]), where
-//! since the third fit they need far fewer nodes than the hand-tuned features.
+//! they need far fewer nodes than the hand-tuned features.
 
 use super::endgame::stable_discs;
 use crate::games::othello::Board;
@@ -168,7 +168,7 @@ mod tests {
             agreed += i32::from(pattern.score(&mine) > pattern.score(&theirs));
         }
         // Discs dropped on a corner make positions no game reaches, so a learned
-        // evaluation may err on some (the weights of 2026-11-29 agree on 172 of 200).
+        // evaluation may err on some (the committed weights agree on 172 of 200).
         assert!(agreed >= 160, "{agreed} of {tried}");
         assert_eq!(Evaluation::from_name("PATTERN"), Some(Evaluation::Pattern));
         assert_eq!(Evaluation::from_name("hand"), Some(Evaluation::Hand));

@@ -665,7 +665,7 @@ impl Weights {
     }
 }
 
-/// The weights the engine plays with, made by `tabula train` (see the README).
+/// The weights the engine plays with, made by `tabula train` (see docs/training.md).
 static TRAINED: &[u8] = include_bytes!("weights.bin");
 
 /// The engine's weights, read once; `None` if the committed file does not match the

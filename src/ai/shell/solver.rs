@@ -246,7 +246,7 @@ mod tests {
     use crate::games::Color;
     use crate::rng::Rng;
 
-    /// The target: on solved endgames (here ≤ 6 empty cells) the search's
+    /// The target: on solved endgames (here ≤ 6 empty cells) the search's
     /// mixed strategy is exploitable by less than 5 % of the value range.
     #[test]
     fn search_is_hard_to_exploit_in_solved_endgames() {
@@ -262,7 +262,7 @@ mod tests {
             for (side, color) in [(0, Color::Black), (1, Color::White)] {
                 let outcome = search(p, color, &settings, &Limits::depth(1), &mut Rng::new(3))
                     .expect("a pick");
-                // As a share of the value range (−1..1, width 2): the target.
+                // As a share of the value range (−1..1, width 2), as the target says.
                 let gap = solved.exploitability(side, &outcome.strategy) / 2.0;
                 assert!(gap < 0.05, "{p:?} {color:?} exploitability {gap:.3}");
             }
