@@ -210,15 +210,65 @@ fn key(node: u32, choice: [u8; 2]) -> u64 {
     (u64::from(node) << 16) | (u64::from(choice[0]) << 8) | u64::from(choice[1])
 }
 
+/// The storage of one tree, kept from search to search (see [`Memory`]).
+#[derive(Default)]
+struct Buffers {
+    nodes: Vec<Node>,
+    stats: Vec<Stat>,
+    children: ChildMap,
+    path: Vec<Visit>,
+}
+
+/// The trees' storage kept from move to move: emptied, never freed, by each new
+/// search, so that a move grows into memory it already has instead of allocating
+/// and copying as the tree grows, and frees nothing before it answers.
+#[derive(Default)]
+pub struct Memory {
+    buffers: Vec<Buffers>,
+}
+
+impl Memory {
+    /// Storage for `threads` trees of `max_nodes` nodes in all, reserved now.
+    #[must_use]
+    pub fn new(threads: u32, max_nodes: usize) -> Memory {
+        let threads = threads.max(1) as usize;
+        let per_tree = (max_nodes / threads).max(1);
+        let buffers = (0..threads)
+            .map(|_| Buffers {
+                nodes: Vec::with_capacity(per_tree),
+                stats: Vec::with_capacity(per_tree),
+                children: ChildMap::with_capacity_and_hasher(per_tree, Default::default()),
+                path: Vec::with_capacity(128),
+            })
+            .collect();
+        Memory { buffers }
+    }
+
+    fn take(&mut self) -> Buffers {
+        let mut buffers = self.buffers.pop().unwrap_or_default();
+        buffers.nodes.clear();
+        buffers.stats.clear();
+        buffers.children.clear();
+        buffers.path.clear();
+        buffers
+    }
+}
+
 impl Tree {
-    fn new(root: Position, settings: Settings, max_nodes: usize, rng: Rng) -> Tree {
+    fn new(
+        root: Position,
+        settings: Settings,
+        max_nodes: usize,
+        rng: Rng,
+        buffers: Buffers,
+    ) -> Tree {
         let mut tree = Tree {
             settings,
             max_nodes: max_nodes.max(1),
-            nodes: Vec::new(),
-            stats: Vec::new(),
-            children: ChildMap::default(),
-            path: Vec::new(),
+            nodes: buffers.nodes,
+            stats: buffers.stats,
+            children: buffers.children,
+            path: buffers.path,
             rng,
         };
         tree.nodes.push(Node::fresh(root));
@@ -642,6 +692,26 @@ pub fn search(
     limits: &Limits<'_>,
     rng: &mut Rng,
 ) -> Option<Outcome> {
+    search_in(
+        position,
+        color,
+        settings,
+        limits,
+        rng,
+        &mut Memory::default(),
+    )
+}
+
+/// [`search`] growing its trees in the storage of `memory` (same results).
+#[must_use]
+pub fn search_in(
+    position: &Position,
+    color: Color,
+    settings: &Settings,
+    limits: &Limits<'_>,
+    rng: &mut Rng,
+    memory: &mut Memory,
+) -> Option<Outcome> {
     if position.status().is_over() || position.empty_cells().is_empty() {
         return None;
     }
@@ -667,14 +737,22 @@ pub fn search(
     let per_tree_iterations = settings.iterations.div_ceil(threads as u64);
     let seeds: Vec<u64> = (0..threads).map(|_| rng.next_u64()).collect();
     let trees: Vec<(Tree, u64)> = if threads == 1 {
-        let tree = Tree::new(*position, settings, per_tree_nodes, Rng::new(seeds[0]));
+        let tree = Tree::new(
+            *position,
+            settings,
+            per_tree_nodes,
+            Rng::new(seeds[0]),
+            memory.take(),
+        );
         vec![grow_tree(tree, per_tree_iterations, limits)]
     } else {
         thread::scope(|scope| {
             let handles: Vec<_> = seeds
                 .iter()
                 .map(|&seed| {
-                    let tree = Tree::new(*position, settings, per_tree_nodes, Rng::new(seed));
+                    let buffers = memory.take();
+                    let tree =
+                        Tree::new(*position, settings, per_tree_nodes, Rng::new(seed), buffers);
                     scope.spawn(move || grow_tree(tree, per_tree_iterations, limits))
                 })
                 .collect();
@@ -709,6 +787,14 @@ pub fn search(
             w.1 = p;
         }
         solved_root = true;
+    }
+    for (tree, _) in trees {
+        memory.buffers.push(Buffers {
+            nodes: tree.nodes,
+            stats: tree.stats,
+            children: tree.children,
+            path: tree.path,
+        });
     }
     let strategy = purified(&weights);
     let cell = sample(&strategy, rng)?;
@@ -856,6 +942,30 @@ mod tests {
                 let a = run(7).expect("a pick");
                 assert_eq!(Some(&a), run(7).as_ref());
                 assert_eq!(a.iterations, 600);
+                // Storage kept from earlier searches (of another position, with
+                // room reserved or not) changes nothing.
+                for mut memory in [Memory::default(), Memory::new(threads, 1 << 12)] {
+                    let other = position(&[("a1", 'X')], "-");
+                    let limits = Limits::depth(1);
+                    let earlier = search_in(
+                        &other,
+                        Color::Black,
+                        &settings,
+                        &limits,
+                        &mut Rng::new(3),
+                        &mut memory,
+                    );
+                    assert!(earlier.is_some());
+                    let again = search_in(
+                        &p,
+                        Color::White,
+                        &settings,
+                        &limits,
+                        &mut Rng::new(7),
+                        &mut memory,
+                    );
+                    assert_eq!(again.as_ref(), Some(&a));
+                }
             }
         }
         let won = position(

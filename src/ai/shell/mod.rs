@@ -21,4 +21,4 @@ pub mod solver;
 #[cfg(test)]
 mod testing;
 
-pub use mcts::{Outcome, Selection, Settings, search};
+pub use mcts::{Memory, Outcome, Selection, Settings, search, search_in};

@@ -81,14 +81,23 @@ pub struct Think<'a> {
     pub options: &'a Options,
 }
 
-/// The search memory kept from move to move (Othello's transposition tables), made
-/// when the engine starts and when an option changes it, never inside a move. A
-/// cache: clones of a session share it, and it takes no part in equality.
+/// The search memory kept from move to move (Othello's transposition tables, What
+/// the Shell's tree storage), made when the engine starts and when an option changes
+/// it, never inside a move. A cache: clones of a session share it, and it takes no
+/// part in equality.
 #[derive(Clone, Default)]
-struct Tables(Arc<Mutex<Option<ai::othello::Memory>>>);
+struct Tables(Arc<Mutex<Memory>>);
+
+/// The memory of the game being played (the other game's is freed).
+#[derive(Default)]
+struct Memory {
+    othello: Option<ai::othello::Memory>,
+    /// The storage and the (threads, nodes) it was reserved for.
+    shell: Option<(ai::shell::Memory, (u32, usize))>,
+}
 
 impl Tables {
-    fn lock(&self) -> MutexGuard<'_, Option<ai::othello::Memory>> {
+    fn lock(&self) -> MutexGuard<'_, Memory> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
@@ -146,19 +155,32 @@ impl Session {
         session
     }
 
-    /// Makes the search memory the game and options need now, outside any clock:
-    /// Othello's tables (kept when they already suit), none for the other games.
+    /// Makes the search memory the game and options need now, outside any clock
+    /// (kept when it already suits; the other games' memory is freed first).
     fn prepare_tables(&self) {
-        let mut tables = self.tables.lock();
-        if let Game::Othello(_) = self.game {
-            let settings = othello::settings(&self.options);
-            if !tables.as_ref().is_some_and(|t| t.suits(&settings)) {
-                // The old tables go first, so both never hold memory at once.
-                *tables = None;
-                *tables = Some(ai::othello::Memory::new(&settings));
+        let mut memory = self.tables.lock();
+        if !matches!(self.game, Game::Othello(_)) {
+            memory.othello = None;
+        }
+        if !matches!(self.game, Game::Shell(_)) {
+            memory.shell = None;
+        }
+        match self.game {
+            Game::Othello(_) => {
+                let settings = othello::settings(&self.options);
+                if !memory.othello.as_ref().is_some_and(|t| t.suits(&settings)) {
+                    memory.othello = None;
+                    memory.othello = Some(ai::othello::Memory::new(&settings));
+                }
             }
-        } else {
-            *tables = None;
+            Game::Shell(_) => {
+                let key = (self.options.threads, shell::max_nodes(&self.options));
+                if memory.shell.as_ref().is_none_or(|(_, made)| *made != key) {
+                    memory.shell = None;
+                    memory.shell = Some((ai::shell::Memory::new(key.0, key.1), key));
+                }
+            }
+            Game::Battleship(_) => {}
         }
     }
 
@@ -166,7 +188,7 @@ impl Session {
     /// anything is allocated; the tables held now count as free).
     fn check_memory(&self, options: &Options) -> Result<(), Refusal> {
         let needed = ai::othello::Memory::bytes_for(&othello::settings(options));
-        let held = if self.tables.lock().is_some() {
+        let held = if self.tables.lock().othello.is_some() {
             ai::othello::Memory::bytes_for(&othello::settings(&self.options))
         } else {
             0
@@ -343,7 +365,7 @@ impl Session {
                     rng: &mut self.rng.clone(),
                     options: &self.options,
                 };
-                let memory = &mut *self.tables.lock();
+                let memory = &mut self.tables.lock().othello;
                 match command {
                     Command::Solve(asked) => othello::solve(position, *asked, &think, memory),
                     Command::Hint(count) => othello::hint(position, *count, &think, memory),
@@ -457,10 +479,17 @@ impl Session {
         };
         let before = self.game.clone();
         let answer = match &mut self.game {
-            Game::Othello(p) => {
-                othello::genmove(p, color, &mut think, commit, &mut self.tables.lock())
+            Game::Othello(p) => othello::genmove(
+                p,
+                color,
+                &mut think,
+                commit,
+                &mut self.tables.lock().othello,
+            ),
+            Game::Shell(p) => {
+                let memory = &mut self.tables.lock().shell;
+                shell::genmove(p, color, &mut think, memory.as_mut().map(|(m, _)| m))
             }
-            Game::Shell(p) => shell::genmove(p, color, &mut think),
             Game::Battleship(t) => battleship::genmove(t, color, &mut think, commit),
         }?;
         if self.game != before {

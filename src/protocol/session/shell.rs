@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::{Answer, Refusal, Think, joined};
+use super::{Answer, Options, Refusal, Think, joined};
 use crate::ai;
 use crate::ai::shell::mcts::{NODE_BYTES, Settings};
 use crate::games::shell::{Cell, Position};
@@ -43,7 +43,20 @@ const DEFAULT_TIME: Duration = Duration::from_millis(200);
 
 /// The secret pick of the search player: answered, never played (the turn is resolved
 /// by `resolve_turn`).
-pub fn genmove(position: &Position, color: Color, think: &mut Think<'_>) -> Answer {
+/// The most nodes the search trees may hold, from the `hash` option.
+pub fn max_nodes(options: &Options) -> usize {
+    let mib = usize::try_from(options.hash_mib).unwrap_or(usize::MAX);
+    mib.saturating_mul(1 << 20) / NODE_BYTES
+}
+
+/// `genmove`: the search's secret pick, its trees grown in `memory` when the session
+/// prepared it.
+pub fn genmove(
+    position: &Position,
+    color: Color,
+    think: &mut Think<'_>,
+    memory: Option<&mut ai::shell::Memory>,
+) -> Answer {
     if position.status().is_over() {
         return Err("the game is over".into());
     }
@@ -59,16 +72,17 @@ pub fn genmove(position: &Position, color: Color, think: &mut Think<'_>) -> Answ
         }
         (n, _) => n,
     };
-    let mib = usize::try_from(options.hash_mib).unwrap_or(usize::MAX);
     let settings = Settings {
         selection: options.shell_selection,
         iterations,
         threads: options.threads,
-        max_nodes: mib.saturating_mul(1 << 20) / NODE_BYTES,
+        max_nodes: max_nodes(options),
         ..Settings::default()
     };
-    let outcome =
-        ai::shell::search(position, color, &settings, &limits, think.rng).ok_or("no empty cell")?;
+    let mut fresh = ai::shell::Memory::default();
+    let memory = memory.unwrap_or(&mut fresh);
+    let outcome = ai::shell::search_in(position, color, &settings, &limits, think.rng, memory)
+        .ok_or("no empty cell")?;
     log::info!(
         "shell search: {} iterations, {} nodes, root matrix solved: {}",
         outcome.iterations,
