@@ -64,7 +64,8 @@ pub struct ArenaArgs {
     /// Games per pair of engines (rounded up to an even number: colour-swapped pairs).
     #[arg(long, default_value_t = 2)]
     games: usize,
-    /// Games played at the same time, each with its own engine processes.
+    /// Games played at the same time. Each slot keeps one process per engine from game
+    /// to game, restarted only after a crash, a stall or a protocol error.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
     /// Milliseconds per move (sent as `set_option movetime`).
@@ -372,6 +373,17 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         for fixture in &fixtures {
             match by_number.get(&fixture.number) {
                 Some(f) => {
+                    if f.seed != Some(game_seed(args.seed, f.number)) {
+                        bail!(
+                            "{path}: game {} {}; resume with the --seed of the run that wrote it, or start a new file",
+                            f.number,
+                            match f.seed {
+                                Some(_) => "was played under another --seed",
+                                None =>
+                                    "has no Seed tag (an older arena's record, whose Result was inverted)",
+                            }
+                        );
+                    }
                     let names = (&specs[fixture.black].name, &specs[fixture.white].name);
                     if (&f.black, &f.white) != names || f.round != fixture.round {
                         bail!(

@@ -174,6 +174,9 @@ pub struct Finished {
     pub white: String,
     pub outcome: Outcome,
     pub termination: Termination,
+    /// The game's seed; records without one were written before `Result` followed
+    /// PGN (it was inverted then), and `--resume` refuses them.
+    pub seed: Option<u64>,
 }
 
 fn finished(tags: &HashMap<String, String>) -> Option<Finished> {
@@ -184,6 +187,7 @@ fn finished(tags: &HashMap<String, String>) -> Option<Finished> {
         white: tags.get("White")?.clone(),
         outcome: Outcome::from_code(tags.get("Result")?)?,
         termination: Termination::from_name(tags.get("Termination")?)?,
+        seed: tags.get("Seed").and_then(|s| s.parse().ok()),
     })
 }
 
@@ -276,6 +280,7 @@ mod tests {
                 white: "b \"quoted\"".into(),
                 outcome: Outcome::WhiteWins,
                 termination: Termination::IllegalMove,
+                seed: Some(42),
             }
         );
     }
