@@ -1,5 +1,5 @@
 //! Game records: one PGN record per game, read back by `--resume`, in the form PGN
-//! tools (pgn-extract, python-chess, Ordo, BayesElo) read right.
+//! tools read right (the tests check every result with pgn-extract).
 //!
 //! A record is tag lines `[Name "value"]` (backslash and quote escaped as in PGN), an
 //! empty line, the movetext, and an empty line. The tags, the seven-tag roster first:
