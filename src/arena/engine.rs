@@ -5,6 +5,10 @@
 //! by their GTP 2 framing (`=`/`?`, optional id, text, empty line); anything else is a
 //! protocol error. The process is killed when the handle drops, so no engine outlives
 //! the arena.
+//!
+//! At start the arena reads the engine's `list_commands`, so it sends only what the
+//! engine knows: `set_option` (the game's seed), `kgs-time_settings` (a clock with an
+//! increment), `gogui-interrupt` (a late answer is cut short with `# interrupt`).
 
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
@@ -132,11 +136,16 @@ pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<(Instant, String)>,
+    /// The names its `list_commands` gave (empty if it refused the command).
+    commands: Vec<String>,
+    /// An answer's first line was read but not its end (a deadline fell in between).
+    in_answer: bool,
 }
 
 impl Engine {
     /// Starts the engine and shakes hands: `protocol_version` must answer `2`,
-    /// `name` must answer, `set_game GAME` must succeed; then `options` are set.
+    /// `name` must answer, `list_commands` is read (a refusal means an empty list),
+    /// `set_game GAME` must succeed; then `options` are set.
     pub fn start(
         spec: &EngineSpec,
         game: GameKind,
@@ -176,17 +185,59 @@ impl Engine {
             child,
             stdin,
             lines,
+            commands: Vec::new(),
+            in_answer: false,
         };
         let version = engine.ask("protocol_version", timeout)?;
         if version.trim() != "2" {
             return Err(Failure::Garbage(format!("protocol_version {version}")));
         }
         engine.ask("name", timeout)?;
+        engine.commands = match engine.ask("list_commands", timeout) {
+            Ok(list) => list.split_whitespace().map(str::to_string).collect(),
+            Err(Failure::Refused(_)) => Vec::new(),
+            Err(failure) => return Err(failure),
+        };
         engine.ask(&format!("set_game {}", game.name()), timeout)?;
         for (name, value) in options {
             engine.ask(&format!("set_option {name} {value}"), timeout)?;
         }
         Ok(engine)
+    }
+
+    /// Whether the engine's `list_commands` named `command`.
+    #[must_use]
+    pub fn knows(&self, command: &str) -> bool {
+        self.commands.iter().any(|c| c == command)
+    }
+
+    /// The engine's process id (for logs).
+    #[must_use]
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Reads and drops the answer the engine still owes (to a thinking command whose
+    /// deadline passed), within `timeout`; an engine that lists `gogui-interrupt` is
+    /// first sent `# interrupt` so that it answers at once. Afterwards the engine is in
+    /// step again; an error means it is not (it stalls or crashed).
+    pub fn drain(&mut self, timeout: Duration) -> Result<(), Failure> {
+        if self.knows("gogui-interrupt") {
+            self.send("# interrupt")?;
+        }
+        let deadline = Instant::now() + timeout;
+        if !self.in_answer {
+            self.receive(deadline)
+                .map(|_| ())
+                .or_else(|failure| match failure {
+                    Failure::Refused(_) => Ok(()),
+                    other => Err(other),
+                })
+        } else {
+            while !self.line(deadline)?.1.is_empty() {}
+            self.in_answer = false;
+            Ok(())
+        }
     }
 
     /// Sends one command line; answers the moment it was sent.
@@ -222,6 +273,7 @@ impl Engine {
             }
         };
         log::debug!("arena < {first}");
+        self.in_answer = true;
         let ok = match first.chars().next() {
             Some('=') => true,
             Some('?') => false,
@@ -242,6 +294,7 @@ impl Engine {
             text.push('\n');
             text.push_str(&line);
         }
+        self.in_answer = false;
         if ok {
             Ok((text, at))
         } else {

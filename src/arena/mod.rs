@@ -8,11 +8,24 @@
 //! - [`schedule`]: game pairs with colours swapped, round robin for more engines;
 //! - [`openings`]: random plies from the seed, or a file of positions;
 //! - [`stats`]: W/L/D, pentanomial pairs, Elo, error bar, LOS, SPRT;
-//! - [`record`]: PGN-style records, appended per game, read back by `--resume`.
+//! - [`record`]: PGN records, appended in game-number order, read back by `--resume`.
 //!
-//! Threads: `--concurrency` workers each own their engine processes and take fixtures
-//! from one queue; the main thread alone writes stdout (the report) and the records,
-//! in the order games finish. Logs and the progress bar go to stderr.
+//! Threads: `--concurrency` workers each own one process per engine, kept from game
+//! to game, and take fixtures from one queue; the main thread alone writes stdout
+//! (the report, in the order games finish) and the records. Logs and the progress bar
+//! go to stderr.
+//!
+//! Engine lifetime: a process plays game after game (each starts with `set_game`). It
+//! is replaced only when it crashed, stalled or broke the protocol. After a time
+//! forfeit its late answer is drained first (`# interrupt` if it lists
+//! `gogui-interrupt`, then the answer is awaited for up to `--timeout`); an engine that
+//! does not answer by then is replaced as stalled. An illegal move leaves the process
+//! in step: it just plays on in the next game.
+//!
+//! Seeds: game N's seed is drawn from `--seed` and N alone (whatever the concurrency or
+//! a resume), written in its record; an engine that lists `set_option` is sent
+//! `set_option seed S` before the game (black S, white S + 1, so two copies of one
+//! engine do not mirror each other).
 
 pub mod engine;
 pub mod openings;
@@ -21,22 +34,23 @@ pub mod referee;
 pub mod schedule;
 pub mod stats;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 
 use crate::games::{Color, GameKind};
+use crate::rng::Rng;
 use engine::{Engine, EngineSpec};
 use openings::Openings;
 use record::Record;
-use referee::{GameResult, Rules, TimeControl};
+use referee::{Fate, GameResult, Rules, TimeControl};
 use schedule::Fixture;
 use stats::{Sprt, Tally, Verdict};
 
@@ -50,19 +64,25 @@ pub struct ArenaArgs {
     /// Games per pair of engines (rounded up to an even number: colour-swapped pairs).
     #[arg(long, default_value_t = 2)]
     games: usize,
-    /// Games played at the same time, each with its own engine processes.
+    /// Games played at the same time. Each slot keeps one process per engine from game
+    /// to game, restarted only after a crash, a stall or a protocol error.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
     /// Milliseconds per move (sent as `set_option movetime`).
     #[arg(long, conflicts_with = "tc")]
     movetime: Option<u64>,
-    /// A clock per side: MAIN+INC seconds (`60+0.5`); told with `time_left`.
+    /// A clock per side: MAIN+INC seconds (`60+0.5`). Set before each game with
+    /// `kgs-time_settings fischer MAIN INC` if the engine lists it, else with
+    /// `time_settings MAIN 0 0` when INC is 0 (GTP 2 has no increment); told with
+    /// `time_left COLOR SECONDS 0` before every move.
     #[arg(long)]
     tc: Option<String>,
     /// Grace in milliseconds over the clock or move time before a time forfeit.
     #[arg(long, default_value_t = 50)]
     timemargin: u64,
-    /// Milliseconds any answer may take when no clock applies (then: stall).
+    /// Milliseconds any answer may take when no clock applies (then: stall), and how
+    /// long a late answer is awaited after a time forfeit before the engine is
+    /// restarted.
     #[arg(long, default_value_t = 10_000)]
     timeout: u64,
     /// Random legal plies (Shell: turns) from the start, drawn from the seed.
@@ -71,7 +91,8 @@ pub struct ArenaArgs {
     /// A file of opening positions in the game's notation, one a line.
     #[arg(long)]
     openings: Option<String>,
-    /// Seed of the random openings.
+    /// Seed of the random openings and of every game's own seed (sent as
+    /// `set_option seed` and written in the records).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Adjudicate after N turns (Othello plies, Shell turns, Battleship shots):
@@ -81,7 +102,8 @@ pub struct ArenaArgs {
     /// elo0=A,elo1=B,alpha=X,beta=Y: stop when the SPRT decides (two engines).
     #[arg(long)]
     sprt: Option<String>,
-    /// Append one PGN-style record per game to FILE.
+    /// Append one PGN record per game to FILE, in game-number order (`Result` as PGN
+    /// has it: `1-0` means the `White` tag's engine won).
     #[arg(long)]
     records: Option<String>,
     /// Continue from the records file without replaying its games.
@@ -117,6 +139,30 @@ fn time_control(args: &ArenaArgs) -> Result<TimeControl> {
     })
 }
 
+/// PGN's `TimeControl` value for `time`.
+fn pgn_time_control(time: TimeControl) -> String {
+    use referee::seconds;
+    match time {
+        TimeControl::None => "-".into(),
+        TimeControl::MoveTime { ms } => format!("1/{}", seconds(ms)),
+        TimeControl::Clock {
+            main_ms,
+            increment_ms: 0,
+        } => seconds(main_ms),
+        TimeControl::Clock {
+            main_ms,
+            increment_ms,
+        } => format!("{}+{}", seconds(main_ms), seconds(increment_ms)),
+    }
+}
+
+/// The seed of game `number`: fixed by the match's `seed` and the number alone, so any
+/// game can be replayed.
+#[must_use]
+pub fn game_seed(seed: u64, number: usize) -> u64 {
+    Rng::new(seed ^ (number as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)).next_u64()
+}
+
 /// What the workers share.
 struct Shared {
     kind: GameKind,
@@ -145,10 +191,12 @@ impl Shared {
         Engine::start(spec, self.kind, &self.options, self.rules.stall)
     }
 
-    /// Plays `fixture` with this worker's engines, starting (or restarting) them as
-    /// needed; engines that failed are dropped (killed) for a fresh start next time.
+    /// Plays `fixture` with this worker's engines, starting them as needed; after the
+    /// game each engine is kept, drained of a late answer, or dropped (killed) for a
+    /// fresh start, as the referee's [`Fate`] says.
     fn play(&self, engines: &mut [Option<Engine>], fixture: Fixture) -> GameResult {
         let seats = [fixture.black, fixture.white];
+        let seed = game_seed(self.seed, fixture.number);
         let mut failures = [None, None];
         for (seat, &index) in seats.iter().enumerate() {
             let Some(slot) = engines.get_mut(index) else {
@@ -160,29 +208,43 @@ impl Shared {
                     Err(failure) => failures[seat] = Some(failure),
                 }
             }
+            if let Some(engine) = slot
+                && engine.knows("set_option")
+            {
+                let line = format!("set_option seed {}", seed.wrapping_add(seat as u64));
+                match engine.ask(&line, self.rules.stall) {
+                    Ok(_) | Err(engine::Failure::Refused(_)) => {}
+                    Err(failure) => failures[seat] = Some(failure),
+                }
+            }
         }
         let mut black = engines.get_mut(fixture.black).and_then(Option::take);
         let mut white = engines.get_mut(fixture.white).and_then(Option::take);
         let result = match (&mut black, &mut white) {
             (Some(b), Some(w)) if failures.iter().all(Option::is_none) => {
-                // A seed per game and side, so deterministic engines vary between
-                // games; an engine without the option simply refuses it.
-                for (seat, engine) in [&mut *b, &mut *w].into_iter().enumerate() {
-                    let seed = self.seed
-                        ^ ((fixture.number * 2 + seat) as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
-                    let _ = engine.ask(&format!("set_option seed {seed}"), self.rules.stall);
-                }
                 referee::play(&self.openings.get(fixture.round), b, w, self.rules)
             }
             _ => referee::unstarted(failures),
         };
         for (color, engine) in [(Color::Black, black), (Color::White, white)] {
-            if result.failed[color.index()] {
-                continue; // dropped: killed now, restarted for its next game
-            }
-            let index = seats[color.index()];
-            if let (Some(slot), Some(engine)) = (engines.get_mut(index), engine) {
-                *slot = Some(engine);
+            let (Some(mut engine), Some(slot)) = (engine, engines.get_mut(seats[color.index()]))
+            else {
+                continue;
+            };
+            let name = &self.specs[seats[color.index()]].name;
+            match result.fates[color.index()] {
+                Fate::Keep => *slot = Some(engine),
+                Fate::Drain => match engine.drain(self.rules.stall) {
+                    Ok(()) => *slot = Some(engine),
+                    Err(failure) => log::warn!(
+                        "engine {name} (pid {}) {failure} after its time forfeit: restarting it",
+                        engine.pid()
+                    ),
+                },
+                Fate::Restart => log::info!(
+                    "engine {name} (pid {}) is restarted for its next game",
+                    engine.pid()
+                ),
             }
         }
         result
@@ -233,6 +295,12 @@ fn tally_game(tallies: &mut Tallies, fixture: Fixture, outcome: referee::Outcome
         .add(fixture.round, outcome.score(a_color));
 }
 
+fn write_record(file: &mut std::fs::File, text: &str) -> Result<()> {
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.flush())
+        .context("writing the records")
+}
+
 /// Runs the arena for `kind`.
 pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     let specs = args
@@ -272,6 +340,24 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         options.push(("movetime".to_string(), ms.to_string()));
     }
 
+    // The records file must take writes before any engine starts: each run begins
+    // with an empty line there (PGN ignores it), so a file that cannot be written
+    // (a missing folder, a folder, a full disk) stops the run at once.
+    let mut records = match &args.records {
+        Some(path) => {
+            let mut file = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("the records file {path} cannot be opened"))?;
+            file.write_all(b"\n")
+                .and_then(|()| file.flush())
+                .with_context(|| format!("the records file {path} cannot be written"))?;
+            Some(file)
+        }
+        None => None,
+    };
+
     let fixtures = schedule::fixtures(specs.len(), args.games.max(1));
     let total = fixtures.len();
     let mut tallies: Tallies = HashMap::new();
@@ -287,6 +373,17 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         for fixture in &fixtures {
             match by_number.get(&fixture.number) {
                 Some(f) => {
+                    if f.seed != Some(game_seed(args.seed, f.number)) {
+                        bail!(
+                            "{path}: game {} {}; resume with the --seed of the run that wrote it, or start a new file",
+                            f.number,
+                            match f.seed {
+                                Some(_) => "was played under another --seed",
+                                None =>
+                                    "has no Seed tag (an older arena's record, whose Result was inverted)",
+                            }
+                        );
+                    }
                     let names = (&specs[fixture.black].name, &specs[fixture.white].name);
                     if (&f.black, &f.white) != names || f.round != fixture.round {
                         bail!(
@@ -309,23 +406,24 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         log::warn!("resuming from {path}: {done} of {total} games already played");
     }
 
-    // Every engine must start and shake hands once before the run.
-    for spec in &specs {
-        Engine::start(spec, kind, &options, rules.stall)
-            .map_err(|f| anyhow!("engine {} {f}", spec.name))?
-            .quit();
-    }
-
-    let mut records = match &args.records {
-        Some(path) => Some(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("opening {path}"))?,
-        ),
-        None => None,
-    };
+    // Every engine must start and shake hands before the run; these processes are the
+    // first worker's.
+    let mut first_engines = Some(
+        specs
+            .iter()
+            .map(|spec| {
+                Engine::start(spec, kind, &options, rules.stall)
+                    .map(Some)
+                    .map_err(|f| anyhow!("engine {} {f}", spec.name))
+            })
+            .collect::<Result<Vec<_>>>()?,
+    );
+    // Records are written in game-number order: a game waits until every game before
+    // it in `order` is written.
+    let order: Vec<usize> = remaining.iter().map(|f| f.number).collect();
+    let mut written = 0;
+    let mut unwritten: BTreeMap<usize, String> = BTreeMap::new();
+    let time_control = pgn_time_control(time);
 
     let workers = args.concurrency.clamp(1, remaining.len().max(1));
     let shared = Arc::new(Shared {
@@ -338,16 +436,19 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         queue: Mutex::new(remaining),
         stop: AtomicBool::new(false),
     });
-    let (sender, results) = mpsc::channel::<(Fixture, GameResult)>();
+    let (sender, results) = mpsc::channel::<(Fixture, GameResult, String)>();
     let mut handles = Vec::new();
     for _ in 0..workers {
         let shared = Arc::clone(&shared);
         let sender = sender.clone();
+        let engines = first_engines.take();
         handles.push(thread::spawn(move || {
-            let mut engines: Vec<Option<Engine>> = shared.specs.iter().map(|_| None).collect();
+            let mut engines: Vec<Option<Engine>> =
+                engines.unwrap_or_else(|| shared.specs.iter().map(|_| None).collect());
             while let Some(fixture) = shared.next() {
+                let date = record::date(SystemTime::now());
                 let result = shared.play(&mut engines, fixture);
-                if sender.send((fixture, result)).is_err() {
+                if sender.send((fixture, result, date)).is_err() {
                     break;
                 }
             }
@@ -366,7 +467,7 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     let mut stdout = std::io::stdout();
     // The last score line printed: the summary does not repeat it.
     let mut last_score = None;
-    for (fixture, result) in results {
+    for (fixture, result, date) in results {
         done += 1;
         let black = &specs[fixture.black].name;
         let white = &specs[fixture.white].name;
@@ -374,6 +475,9 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
             game: kind.name().to_string(),
             number: fixture.number,
             round: fixture.round,
+            date,
+            seed: game_seed(args.seed, fixture.number),
+            time_control: time_control.clone(),
             black: black.clone(),
             white: white.clone(),
             outcome: result.outcome,
@@ -384,9 +488,11 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
             fleets: result.fleets.clone(),
         };
         if let Some(file) = &mut records {
-            file.write_all(record.to_pgn().as_bytes())
-                .and_then(|()| file.flush())
-                .context("writing the records")?;
+            unwritten.insert(fixture.number, record.to_pgn());
+            while let Some(text) = order.get(written).and_then(|n| unwritten.remove(n)) {
+                write_record(file, &text)?;
+                written += 1;
+            }
         }
         tally_game(&mut tallies, fixture, result.outcome);
         let pair = (
@@ -395,9 +501,10 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         );
         let tally = tallies.get(&pair).cloned().unwrap_or_default();
         progress.clear();
+        // cutechess-cli's line: white's name first, the result as in PGN.
         let _ = writeln!(
             stdout,
-            "Finished game {} ({black} vs {white}): {} {{{}}}",
+            "Finished game {} ({white} vs {black}): {} {{{}}}",
             fixture.number,
             result.outcome.code(),
             result.reason
@@ -415,6 +522,12 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     }
     for handle in handles {
         let _ = handle.join();
+    }
+    // Games after one that was never played (the SPRT stopped the run).
+    if let Some(file) = &mut records {
+        for text in unwritten.values() {
+            write_record(file, text)?;
+        }
     }
     progress.clear();
 

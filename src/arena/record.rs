@@ -1,12 +1,33 @@
-//! Game records: one PGN-style record per game, appended and flushed as each game
-//! ends, and read back by `--resume`.
+//! Game records: one PGN record per game, read back by `--resume`, in the form PGN
+//! tools read right (the tests check every result with pgn-extract).
 //!
 //! A record is tag lines `[Name "value"]` (backslash and quote escaped as in PGN), an
-//! empty line, the moves in the game's notation wrapped at 80 columns followed by the
-//! result, and an empty line. `Result` is `1-0` when black (the first player) wins,
-//! `0-1` when white wins, `1/2-1/2` for a draw. Battleship moves are `CELL:RESULT`
-//! shots (`E5:miss`, `F6:sunk-destroyer`), the shooter following from the misses;
-//! Shell moves are `black/white` pick pairs (`e5/e6`).
+//! empty line, the movetext, and an empty line. The tags, the seven-tag roster first:
+//!
+//! - `Event` (`tabula arena`), `Site` (`?`), `Date` (`YYYY.MM.DD`, UTC, when the game
+//!   started), `Round` (the game pair, from 1: both games of a pair start from the
+//!   same opening with colours swapped);
+//! - `White`, `Black`: the engines' names, as seated;
+//! - `Result`: as PGN means it, `1-0` when the engine in the `White` tag won, `0-1`
+//!   when the one in the `Black` tag won, `1/2-1/2` for a draw. (In our games black
+//!   moves first, so a first-player win is `0-1`.)
+//! - `Number` (the game's number in the schedule, from 1: sort by it), `Game` and
+//!   `Variant` (the game's name, `othello`, `shell` or `battleship`: a chess tool sees
+//!   a variant it does not play), `Seed` (the game's seed: the arena sent black
+//!   `set_option seed SEED` and white `set_option seed SEED+1`, so the game can be
+//!   replayed), `TimeControl` (PGN's forms: `-` none, `1/S` S seconds a move,
+//!   `S` or `S+I` a clock of S seconds plus I a move), `Termination` (`normal`,
+//!   `adjudication`, `time forfeit`, `illegal move`, `crash`, `stall`,
+//!   `protocol error`), `Reason` (for people), `Opening` (the start position in the
+//!   game's notation, `-` for Battleship), and for Battleship `BlackFleet` and
+//!   `WhiteFleet`.
+//!
+//! The movetext is the game's moves in the game's own notation inside one PGN comment
+//! `{…}` (wrapped at 80 columns), then the result: chess tools keep the game instead of
+//! rejecting moves that are not chess moves. Othello moves are squares (`f5`,
+//! `pass`); Shell moves are `black/white` pick pairs (`e5/e6`); Battleship moves are
+//! `CELL:RESULT` shots (`E5:miss`, `F6:sunk-destroyer`), the shooter following from
+//! the misses. The arena writes records in game-number order.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -21,6 +42,11 @@ pub struct Record {
     pub game: String,
     pub number: usize,
     pub round: usize,
+    /// `YYYY.MM.DD`.
+    pub date: String,
+    pub seed: u64,
+    /// PGN's `TimeControl` value.
+    pub time_control: String,
     pub black: String,
     pub white: String,
     pub outcome: Outcome,
@@ -59,12 +85,17 @@ impl Record {
     pub fn to_pgn(&self) -> String {
         let mut tags = vec![
             ("Event", "tabula arena".to_string()),
-            ("Game", self.game.clone()),
-            ("Number", self.number.to_string()),
+            ("Site", "?".to_string()),
+            ("Date", self.date.clone()),
             ("Round", (self.round + 1).to_string()),
-            ("Black", self.black.clone()),
             ("White", self.white.clone()),
+            ("Black", self.black.clone()),
             ("Result", self.outcome.code().to_string()),
+            ("Number", self.number.to_string()),
+            ("Game", self.game.clone()),
+            ("Variant", self.game.clone()),
+            ("Seed", self.seed.to_string()),
+            ("TimeControl", self.time_control.clone()),
             ("Termination", self.termination.name().to_string()),
             ("Reason", self.reason.clone()),
             ("Opening", self.opening.clone()),
@@ -79,12 +110,15 @@ impl Record {
         }
         text.push('\n');
         let mut line = String::new();
-        for word in self
-            .moves
-            .iter()
-            .map(String::as_str)
-            .chain([self.outcome.code()])
-        {
+        let mut words: Vec<String> = self.moves.clone();
+        if let Some(first) = words.first_mut() {
+            first.insert(0, '{');
+        }
+        if let Some(last) = words.last_mut() {
+            last.push('}');
+        }
+        words.push(self.outcome.code().to_string());
+        for word in &words {
             if !line.is_empty() && line.len() + 1 + word.len() > 80 {
                 text.push_str(&line);
                 text.push('\n');
@@ -101,6 +135,36 @@ impl Record {
     }
 }
 
+/// The PGN `Date` (`YYYY.MM.DD`, UTC) of `time`.
+#[must_use]
+pub fn date(time: std::time::SystemTime) -> String {
+    let seconds = time
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (year, month, day) = civil_date(seconds / 86_400);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The Gregorian (year, month, day) of the day `days` after 1970-01-01: the day
+/// count shifted to 0000-03-01 so that leap days end each 400-year era's years.
+fn civil_date(days: u64) -> (u64, u64, u64) {
+    let days = days + 719_468;
+    let era = days / 146_097;
+    let day_of_era = days % 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_from_march = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_from_march + 2) / 5 + 1;
+    let month = if month_from_march < 10 {
+        month_from_march + 3
+    } else {
+        month_from_march - 9
+    };
+    let year = year_of_era + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
+
 /// A finished game as `--resume` needs it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finished {
@@ -110,6 +174,9 @@ pub struct Finished {
     pub white: String,
     pub outcome: Outcome,
     pub termination: Termination,
+    /// The game's seed; records without one were written before `Result` followed
+    /// PGN (it was inverted then), and `--resume` refuses them.
+    pub seed: Option<u64>,
 }
 
 fn finished(tags: &HashMap<String, String>) -> Option<Finished> {
@@ -120,6 +187,7 @@ fn finished(tags: &HashMap<String, String>) -> Option<Finished> {
         white: tags.get("White")?.clone(),
         outcome: Outcome::from_code(tags.get("Result")?)?,
         termination: Termination::from_name(tags.get("Termination")?)?,
+        seed: tags.get("Seed").and_then(|s| s.parse().ok()),
     })
 }
 
@@ -164,6 +232,9 @@ mod tests {
             game: "battleship".into(),
             number: 7,
             round: 3,
+            date: "2026.01.31".into(),
+            seed: 42,
+            time_control: "60+0.5".into(),
             black: "a".into(),
             white: "b \"quoted\"".into(),
             outcome: Outcome::WhiteWins,
@@ -174,10 +245,25 @@ mod tests {
             fleets: [Some("A1-A4 C1".into()), Some("B2".into())],
         };
         let text = record.to_pgn();
-        assert!(text.contains("[Result \"0-1\"]\n"));
-        assert!(text.contains("[BlackFleet \"A1-A4 C1\"]\n"));
+        assert!(
+            text.starts_with(
+                "[Event \"tabula arena\"]\n[Site \"?\"]\n[Date \"2026.01.31\"]\n[Round \"4\"]\n\
+                 [White \"b \\\"quoted\\\"\"]\n[Black \"a\"]\n[Result \"1-0\"]\n"
+            ),
+            "the seven-tag roster, and 1-0 when white wins: {text}"
+        );
+        for tag in [
+            "[Number \"7\"]",
+            "[Variant \"battleship\"]",
+            "[Seed \"42\"]",
+            "[TimeControl \"60+0.5\"]",
+            "[BlackFleet \"A1-A4 C1\"]",
+        ] {
+            assert!(text.contains(&format!("{tag}\n")), "{tag}: {text}");
+        }
+        assert!(text.contains("\n\n{E5:miss E5:miss"), "{text}");
         assert!(text.lines().all(|l| l.len() <= 80));
-        assert!(text.ends_with("0-1\n\n"));
+        assert!(text.ends_with("E5:miss}\n1-0\n\n"), "{text}");
         let dir = std::env::temp_dir().join(format!("tabula-record-{}", std::process::id()));
         let path = dir.to_string_lossy().to_string();
         let twice = format!("{text}{text}");
@@ -194,7 +280,19 @@ mod tests {
                 white: "b \"quoted\"".into(),
                 outcome: Outcome::WhiteWins,
                 termination: Termination::IllegalMove,
+                seed: Some(42),
             }
         );
+    }
+
+    #[test]
+    fn dates_are_gregorian() {
+        let day = |n: u64| {
+            date(std::time::UNIX_EPOCH + std::time::Duration::from_secs(n * 86_400 + 3_600))
+        };
+        assert_eq!(day(0), "1970.01.01");
+        assert_eq!(day(11_016), "2000.02.29");
+        assert_eq!(day(20_787), "2026.11.30");
+        assert_eq!(day(47_541), "2100.03.01");
     }
 }

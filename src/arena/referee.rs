@@ -4,8 +4,10 @@
 //! Every game ends with a [`GameResult`]: the outcome, a [`Termination`] and a reason
 //! for people. An engine that crashes, stalls, overruns its time, plays an illegal
 //! move, lies about a shot or breaks the protocol loses the game; when both fail in
-//! the same Shell turn the game is drawn. The referee reports which engines failed so
-//! the caller restarts them before their next game.
+//! the same Shell turn the game is drawn. The referee tells the caller what each
+//! engine needs before its next game ([`Fate`]): nothing, the late answer drained
+//! (after a time forfeit), or a restart (after a crash, a stall or a protocol error,
+//! when the process can no longer be trusted to be in step).
 
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -25,12 +27,13 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The record's result: `1-0` (black, the first player, wins), `0-1`, `1/2-1/2`.
+    /// The result as PGN writes it: `1-0` when white wins, `0-1` when black (the
+    /// first player in our games) wins, `1/2-1/2` for a draw.
     #[must_use]
     pub fn code(self) -> &'static str {
         match self {
-            Outcome::BlackWins => "1-0",
-            Outcome::WhiteWins => "0-1",
+            Outcome::WhiteWins => "1-0",
+            Outcome::BlackWins => "0-1",
             Outcome::Draw => "1/2-1/2",
         }
     }
@@ -166,6 +169,28 @@ impl Opening {
     }
 }
 
+/// What an engine needs after a game before it plays the next one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// It is in step: the next game's set-up follows.
+    Keep,
+    /// It still owes the answer to a thinking command that overran its time: that
+    /// answer must be read (or the engine interrupted) first.
+    Drain,
+    /// It crashed, stalled or broke the protocol: a fresh process replaces it.
+    Restart,
+}
+
+impl Fate {
+    /// The fate of an engine whose fault ended a game by `termination`.
+    fn after(termination: Termination) -> Fate {
+        match termination {
+            Termination::Crash | Termination::Stall | Termination::ProtocolError => Fate::Restart,
+            _ => Fate::Keep,
+        }
+    }
+}
+
 /// A finished game as the referee saw it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameResult {
@@ -176,8 +201,8 @@ pub struct GameResult {
     pub moves: Vec<String>,
     /// Battleship: the black and white fleets, when placed.
     pub fleets: [Option<String>; 2],
-    /// The engines that failed (black, white) and must be restarted.
-    pub failed: [bool; 2],
+    /// What each engine (black, white) needs before its next game.
+    pub fates: [Fate; 2],
 }
 
 /// An ending found in the middle of play.
@@ -185,18 +210,18 @@ struct Ending {
     outcome: Outcome,
     termination: Termination,
     reason: String,
-    failed: [bool; 2],
+    fates: [Fate; 2],
 }
 
 impl Ending {
     fn loss(color: Color, termination: Termination, reason: String) -> Ending {
-        let mut failed = [false; 2];
-        failed[color.index()] = true;
+        let mut fates = [Fate::Keep; 2];
+        fates[color.index()] = Fate::after(termination);
         Ending {
             outcome: Outcome::win_for(color.opponent()),
             termination,
             reason: format!("{} {reason}", capital(color)),
-            failed,
+            fates,
         }
     }
 
@@ -215,7 +240,7 @@ impl Ending {
             outcome,
             termination,
             reason,
-            failed: [false; 2],
+            fates: [Fate::Keep; 2],
         }
     }
 
@@ -225,7 +250,7 @@ impl Ending {
             outcome: Outcome::Draw,
             termination: black.termination,
             reason: format!("{}; {}", black.reason, white.reason),
-            failed: [true, true],
+            fates: [black.fates[0], white.fates[1]],
         }
     }
 }
@@ -289,7 +314,12 @@ impl Match<'_> {
         };
         let (text, at) = match self.engines[color.index()].receive(deadline) {
             Ok(answer) => answer,
-            Err(Failure::Stall) if allowed.is_some() => return Err(forfeit(sent.elapsed())),
+            Err(Failure::Stall) if allowed.is_some() => {
+                // The answer is still on its way: read it before the next game.
+                let mut ending = forfeit(sent.elapsed());
+                ending.fates[color.index()] = Fate::Drain;
+                return Err(ending);
+            }
             Err(failure) => return Err(Ending::failure(color, &failure)),
         };
         let spent = at.saturating_duration_since(sent);
@@ -536,6 +566,38 @@ impl Match<'_> {
     }
 }
 
+/// `ms` milliseconds as seconds, in the shortest decimal form (`60`, `0.5`).
+#[must_use]
+pub fn seconds(ms: u64) -> String {
+    (ms as f64 / 1000.0).to_string()
+}
+
+/// The command that sets `engine`'s clock for a game under `time`, if any it knows
+/// means that clock: KGS's `kgs-time_settings fischer MAIN INC` for a main time plus an
+/// increment; else GTP 2's `time_settings MAIN 0 0` (absolute time) when there is no
+/// increment. GTP 2 has no increment (`time_settings MAIN BYO 0` means no limit at
+/// all), so an engine with neither gets no clock settings, only `time_left`.
+fn clock_settings(engine: &Engine, time: TimeControl) -> Option<String> {
+    let TimeControl::Clock {
+        main_ms,
+        increment_ms,
+    } = time
+    else {
+        return None;
+    };
+    if engine.knows("kgs-time_settings") {
+        Some(format!(
+            "kgs-time_settings fischer {} {}",
+            seconds(main_ms),
+            seconds(increment_ms)
+        ))
+    } else if increment_ms == 0 && engine.knows("time_settings") {
+        Some(format!("time_settings {} 0 0", seconds(main_ms)))
+    } else {
+        None
+    }
+}
+
 /// Plays one game from `opening` between `black` and `white`, fresh games on both
 /// (`set_game` was sent by the caller or at start-up; this sends it again).
 pub fn play(opening: &Opening, black: &mut Engine, white: &mut Engine, rules: Rules) -> GameResult {
@@ -567,6 +629,9 @@ pub fn play(opening: &Opening, black: &mut Engine, white: &mut Engine, rules: Ru
             if let Some(text) = &position {
                 game.ask(color, &format!("set_position {text}"))?;
             }
+            if let Some(line) = clock_settings(game.engines[color.index()], rules.time) {
+                game.ask(color, &line)?;
+            }
         }
         match opening {
             Opening::Othello(p) => game.othello(*p),
@@ -581,7 +646,7 @@ pub fn play(opening: &Opening, black: &mut Engine, white: &mut Engine, rules: Ru
         reason: ending.reason,
         moves: game.moves,
         fleets,
-        failed: ending.failed,
+        fates: ending.fates,
     }
 }
 
@@ -605,6 +670,6 @@ pub fn unstarted(failures: [Option<Failure>; 2]) -> GameResult {
         reason: ending.reason,
         moves: Vec::new(),
         fleets: [None, None],
-        failed: ending.failed,
+        fates: ending.fates,
     }
 }

@@ -45,12 +45,15 @@ pub struct BenchArgs {
     /// `othello`: the perft depth to time (0 skips it).
     #[arg(long, default_value_t = 12)]
     perft: u32,
-    /// `othello`: the FFO problems to solve, `FIRST-LAST` or `N` (`none` skips them).
-    #[arg(long, default_value = "40-49")]
-    ffo: String,
-    /// `othello`: the FFO suite file.
-    #[arg(long, default_value = "../shared/data/ffo.obf")]
-    ffo_file: String,
+    /// `othello`: the problems to solve, `FIRST-LAST`, `N` or `all` (`none` skips
+    /// them). The built-in FFO suite numbers its problems #40-#59 (default 40-49); an
+    /// `--ffo-file` numbers them by their line in the file, from 1 (default all).
+    #[arg(long)]
+    ffo: Option<String>,
+    /// `othello`: a file of endgame problems in place of the built-in FFO suite, one a
+    /// line: a position, then `;` and its moves' exact scores (`A2:+38;`), best first.
+    #[arg(long)]
+    ffo_file: Option<String>,
     /// `othello`: the midgame search depth (0 skips it).
     #[arg(long, default_value_t = 9)]
     midgame: u32,
@@ -73,11 +76,14 @@ pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
     match args.what.as_str() {
         "othello" => othello::run(&othello::Plan {
             perft: args.perft,
-            ffo: match args.ffo.as_str() {
-                "none" => None,
-                range => Some(othello::parse_range(range)?),
+            ffo: match args.ffo.as_deref() {
+                Some("none") => None,
+                Some("all") => Some(othello::Selection::All),
+                Some(range) => Some(othello::parse_range(range)?),
+                None if args.ffo_file.is_some() => Some(othello::Selection::All),
+                None => Some(othello::Selection::Range(40, 49)),
             },
-            ffo_file: &args.ffo_file,
+            ffo_file: args.ffo_file.as_deref(),
             midgame: args.midgame,
             endgames: args.endgames,
             empties: args.empties,

@@ -1,9 +1,9 @@
 //! `tabula bench othello`: perft leaves per second from the start, the FFO endgame
-//! suite solved exactly (time, nodes, nodes per second, move, score, match), random
-//! endgames at 20 empties solved exactly (average time), and midgame nodes per
-//! second at a fixed depth on a fixed position set with its node-count signature (a
-//! one-thread figure); searches run on the bench's `--threads`. Figures for people;
-//! nothing here asserts a time.
+//! suite (built in; or one's own file of problems) solved exactly (time, nodes, nodes
+//! per second, move, score, match), random endgames at 20 empties solved exactly
+//! (average time), and midgame nodes per second at a fixed depth on a fixed position
+//! set with its node-count signature (a one-thread figure); searches run on the
+//! bench's `--threads`. Figures for people; nothing here asserts a time.
 
 use std::time::Instant;
 
@@ -18,9 +18,10 @@ use tabula::games::othello::{Board, Move, Position, perft};
 pub struct Plan<'a> {
     /// Perft depth (0 = skip).
     pub perft: u32,
-    /// FFO numbers, first and last (None = skip).
-    pub ffo: Option<(u32, u32)>,
-    pub ffo_file: &'a str,
+    /// The endgame problems to solve (None = skip).
+    pub ffo: Option<Selection>,
+    /// A file of problems in place of the built-in FFO suite.
+    pub ffo_file: Option<&'a str>,
     /// Midgame depth (0 = skip).
     pub midgame: u32,
     /// Random endgames to solve at `empties` empties (0 = skip).
@@ -33,16 +34,30 @@ pub struct Plan<'a> {
     pub evaluation: Evaluation,
 }
 
+/// Which problems of a suite to solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selection {
+    All,
+    /// The problems numbered FIRST to LAST.
+    Range(u32, u32),
+}
+
 /// `FIRST-LAST` or `N`.
-pub fn parse_range(text: &str) -> Result<(u32, u32)> {
+pub fn parse_range(text: &str) -> Result<Selection> {
     let (first, last) = text.split_once('-').unwrap_or((text, text));
     let first: u32 = first.trim().parse().context("--ffo FIRST-LAST")?;
     let last: u32 = last.trim().parse().context("--ffo FIRST-LAST")?;
     if first > last {
         bail!("--ffo {text}: the first number is after the last");
     }
-    Ok((first, last))
+    Ok(Selection::Range(first, last))
 }
+
+/// The FFO endgame suite, problems #40-#59 (`data/ffo.obf`, see `data/README.md`),
+/// built into the binary so that the bench runs from any folder.
+const FFO_SUITE: &str = include_str!("../../data/ffo.obf");
+/// The FFO number of the suite's first line.
+const FFO_FIRST: u32 = 40;
 
 /// One FFO problem: its position and the exact scores of its moves, best first.
 struct Problem {
@@ -51,16 +66,47 @@ struct Problem {
     scores: Vec<(String, i32)>,
 }
 
-fn read_problems(path: &str, first: u32, last: u32) -> Result<Vec<Problem>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
+/// The problems of `selection` in the built-in suite or in `file`: the built-in
+/// suite's lines are FFO #40-#59, a file's lines are numbered from 1 (blank lines are
+/// no problems but keep their numbers). A selection outside the suite's numbers, or
+/// with no problem, is an error.
+fn read_problems(file: Option<&str>, selection: Selection) -> Result<Vec<Problem>> {
+    let (text, name, first_number) = match file {
+        Some(path) => (
+            std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?,
+            path.to_string(),
+            1,
+        ),
+        None => (
+            FFO_SUITE.to_string(),
+            "the built-in FFO suite".to_string(),
+            FFO_FIRST,
+        ),
+    };
+    let lines: Vec<(u32, &str)> = (first_number..)
+        .zip(text.lines())
+        .filter(|(_, line)| !line.trim().is_empty())
+        .collect();
+    let (Some(&(low, _)), Some(&(high, _))) = (lines.first(), lines.last()) else {
+        bail!("{name}: no problem in it");
+    };
+    let (first, last) = match selection {
+        Selection::All => (low, high),
+        Selection::Range(first, last) => (first, last),
+    };
+    let asked = if first == last {
+        first.to_string()
+    } else {
+        format!("{first}-{last}")
+    };
+    if first < low || last > high {
+        bail!("--ffo {asked}: {name} has problems {low}-{high} only");
+    }
     let mut problems = Vec::new();
-    for (number, line) in (40..).zip(text.lines().filter(|l| !l.trim().is_empty())) {
-        if number < first || number > last {
-            continue;
-        }
+    for &(number, line) in lines.iter().filter(|(n, _)| (first..=last).contains(n)) {
         let (board, moves) = line.split_once(';').unwrap_or((line, ""));
         let position = Position::from_notation(board.trim())
-            .map_err(|e| anyhow::anyhow!("FFO #{number}: {e}"))?;
+            .map_err(|e| anyhow::anyhow!("{name}: problem {number}: {e}"))?;
         let mut scores = Vec::new();
         for item in moves.split(';') {
             if let Some((mv, score)) = item.trim().split_once(':')
@@ -74,6 +120,9 @@ fn read_problems(path: &str, first: u32, last: u32) -> Result<Vec<Problem>> {
             position,
             scores,
         });
+    }
+    if problems.is_empty() {
+        bail!("--ffo {asked}: {name} has no problem there (blank lines)");
     }
     Ok(problems)
 }
@@ -94,8 +143,13 @@ fn bench_perft(depth: u32) {
     );
 }
 
-fn bench_ffo(plan: &Plan<'_>, first: u32, last: u32) -> Result<()> {
-    let problems = read_problems(plan.ffo_file, first, last)?;
+fn bench_ffo(plan: &Plan<'_>, selection: Selection) -> Result<()> {
+    let problems = read_problems(plan.ffo_file, selection)?;
+    let (first, last) = (
+        problems.first().map_or(0, |p| p.number),
+        problems.last().map_or(0, |p| p.number),
+    );
+    let suite = plan.ffo_file.unwrap_or("FFO");
     let settings = Settings {
         hash_mib: plan.hash_mib,
         endgame_empties: 64,
@@ -147,7 +201,7 @@ fn bench_ffo(plan: &Plan<'_>, first: u32, last: u32) -> Result<()> {
         );
     }
     println!(
-        "FFO #{first}-#{last}: {matched}/{} exact, {total_nodes} nodes (span {total_span}), {total_seconds:.3} s, {:.1} M nodes/s",
+        "{suite} #{first}-#{last}: {matched}/{} exact, {total_nodes} nodes (span {total_span}), {total_seconds:.3} s, {:.1} M nodes/s",
         problems.len(),
         total_nodes as f64 / total_seconds.max(1e-9) / 1e6
     );
@@ -225,8 +279,8 @@ pub fn run(plan: &Plan<'_>) -> Result<()> {
     if plan.perft > 0 {
         bench_perft(plan.perft);
     }
-    if let Some((first, last)) = plan.ffo {
-        bench_ffo(plan, first, last)?;
+    if let Some(selection) = plan.ffo {
+        bench_ffo(plan, selection)?;
     }
     if plan.endgames > 0 {
         bench_endgames(plan)?;
@@ -235,4 +289,58 @@ pub fn run(plan: &Plan<'_>) -> Result<()> {
         bench_midgame(plan, plan.midgame, plan.threads);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn numbers(problems: &[Problem]) -> Vec<u32> {
+        problems.iter().map(|p| p.number).collect()
+    }
+
+    #[test]
+    fn the_built_in_suite_is_ffo_40_to_59() {
+        let all = read_problems(None, Selection::All).unwrap_or_default();
+        assert_eq!(numbers(&all), (40..=59).collect::<Vec<_>>());
+        assert_eq!(all[0].scores[0], ("a2".to_string(), 38));
+        let some = read_problems(None, Selection::Range(41, 42)).unwrap_or_default();
+        assert_eq!(numbers(&some), [41, 42]);
+        let error = read_problems(None, Selection::Range(1, 1)).err();
+        assert_eq!(
+            error.map(|e| e.to_string()),
+            Some("--ffo 1: the built-in FFO suite has problems 40-59 only".to_string())
+        );
+    }
+
+    #[test]
+    fn a_file_numbers_its_problems_by_line_and_refuses_an_empty_selection() {
+        let path = std::env::temp_dir().join(format!("tabula-ffo-{}.obf", std::process::id()));
+        let line = "OO--XOX-OOOOOOO-OOXXXO-OOOXXOOOO-OXXXXOOOXOOXOXOX-XXXXXXXXXX--O- X; B7:+4;";
+        assert!(std::fs::write(&path, format!("\n{line}\n\n{line}\n")).is_ok());
+        let file = path.to_str();
+        let read = |selection| read_problems(file, selection).map_err(|e| e.to_string());
+        let all = read(Selection::All);
+        assert_eq!(all.as_deref().map(numbers), Ok(vec![2, 4]));
+        assert_eq!(
+            read(Selection::Range(2, 2)).as_deref().map(numbers),
+            Ok(vec![2])
+        );
+        let shown = file.unwrap_or_default();
+        assert_eq!(
+            read(Selection::Range(3, 3)).err(),
+            Some(format!(
+                "--ffo 3: {shown} has no problem there (blank lines)"
+            ))
+        );
+        assert_eq!(
+            read(Selection::Range(1, 2)).err(),
+            Some(format!("--ffo 1-2: {shown} has problems 2-4 only"))
+        );
+        assert_eq!(
+            read(Selection::Range(5, 5)).err(),
+            Some(format!("--ffo 5: {shown} has problems 2-4 only"))
+        );
+        let _ = std::fs::remove_file(&path);
+    }
 }

@@ -1,26 +1,31 @@
 //! `tabula arena` through the real binary: real matches of each game, and fake
-//! engines (`tests/fakes/arena/fake.py`, relaying to a real engine until they
-//! misbehave) that crash, hang, talk garbage, play illegal moves, lie about a shot or
+//! engines (`tests/fakes/engine.rs` in its `relay` mode, relaying to a real engine
+//! until they misbehave) that crash, hang, talk garbage, play illegal moves, lie about a shot or
 //! overrun their clock. Every game must still end with the right result and reason,
 //! and the run must complete with its summary.
 
 use std::process::Command;
 
 const TABULA: &str = env!("CARGO_BIN_EXE_tabula");
+const FAKE: &str = env!("CARGO_BIN_EXE_tabula-fake-engine");
 
-/// The fake engine misbehaving by `mode` at its `after`-th genmove.
+/// The fake engine misbehaving by `mode` at its `after`-th genmove of each game.
 fn fake(mode: &str, after: u32) -> String {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fakes/arena/fake.py");
-    format!("bad=python3 {script} {mode} {after} {TABULA}")
+    format!("bad={FAKE} relay {mode} {after} {TABULA}")
+}
+
+/// Runs `tabula arena ARGS`.
+fn run_arena(args: &[&str]) -> std::process::Output {
+    Command::new(TABULA)
+        .arg("arena")
+        .args(args)
+        .output()
+        .expect("the arena runs")
 }
 
 /// Runs `tabula arena ARGS` and returns its stdout; the run must succeed.
 fn arena(args: &[&str]) -> String {
-    let output = Command::new(TABULA)
-        .arg("arena")
-        .args(args)
-        .output()
-        .expect("the arena runs");
+    let output = run_arena(args);
     let stdout = String::from_utf8_lossy(&output.stdout).to_string();
     assert!(
         output.status.success(),
@@ -30,7 +35,8 @@ fn arena(args: &[&str]) -> String {
     stdout
 }
 
-/// The `Finished game` lines: (number, black, white, result, reason).
+/// The `Finished game N (WHITE vs BLACK): RESULT {REASON}` lines (cutechess-cli's
+/// shape, white first, the result as in PGN): (number, white, black, result, reason).
 fn finished(stdout: &str) -> Vec<(usize, String, String, String, String)> {
     stdout
         .lines()
@@ -38,12 +44,12 @@ fn finished(stdout: &str) -> Vec<(usize, String, String, String, String)> {
             let rest = line.strip_prefix("Finished game ")?;
             let (number, rest) = rest.split_once(" (")?;
             let (players, rest) = rest.split_once("): ")?;
-            let (black, white) = players.split_once(" vs ")?;
+            let (white, black) = players.split_once(" vs ")?;
             let (result, reason) = rest.split_once(" {")?;
             Some((
                 number.parse().ok()?,
-                black.to_string(),
                 white.to_string(),
+                black.to_string(),
                 result.to_string(),
                 reason.strip_suffix('}')?.to_string(),
             ))
@@ -111,8 +117,9 @@ fn fake_loses_both(game: &str, mode: &str, after: u32, extra: &[&str], reason: &
     let stdout = arena(&args);
     let games = finished(&stdout);
     assert_eq!(games.len(), 2, "{stdout}");
-    for (number, black, _, result, why) in &games {
-        let expected = if black == "bad" { "0-1" } else { "1-0" };
+    for (number, _, black, result, why) in &games {
+        // PGN: 1-0 is a win of the engine playing white.
+        let expected = if black == "bad" { "1-0" } else { "0-1" };
         assert_eq!(result, expected, "game {number}: {stdout}");
         assert!(
             why.contains(reason),
@@ -136,7 +143,13 @@ fn arena_flags_a_hung_engine_as_stalled() {
 
 #[test]
 fn arena_forfeits_a_hung_engine_on_time_with_a_clock() {
-    fake_loses_both("shell", "hang", 2, &["--tc", "1+0"], "loses on time");
+    fake_loses_both(
+        "shell",
+        "hang",
+        2,
+        &["--tc", "1+0", "--timeout", "1500"],
+        "loses on time",
+    );
 }
 
 #[test]
@@ -208,6 +221,23 @@ fn arena_records_terminations_and_resumes_without_replaying() {
     assert_final_score_once(&second);
     let text = std::fs::read_to_string(records).expect("records written");
     assert_eq!(text.matches("[Event ").count(), 4);
+
+    // A resume under another seed, or of records without seeds (an older arena's,
+    // whose Result was inverted), is refused.
+    let resume = [&base[..], &["--games", "6", "--resume"]].concat();
+    let stderr = arena_fails(&[&resume[..], &["--seed", "2"]].concat());
+    assert!(
+        stderr.contains("game 1 was played under another --seed"),
+        "{stderr}"
+    );
+    let unseeded: String = text
+        .lines()
+        .filter(|l| !l.starts_with("[Seed "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(records, unseeded).expect("records rewritten");
+    let stderr = arena_fails(&resume);
+    assert!(stderr.contains("game 1 has no Seed tag"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -331,4 +361,361 @@ fn arena_round_robin_of_three() {
         let score: f64 = row[6].trim_end_matches('%').parse().expect("a score");
         assert!((score - points[rank] / 4.0 * 100.0).abs() < 0.1, "{stdout}");
     }
+}
+
+/// A fresh temporary folder for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabula-arena-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    dir
+}
+
+/// A scratch folder for `test`, the path of a file in it, and two `--engine` values:
+/// the good engine, and the fake `relay FLAG FILE OPTIONS` writing that file (`FLAG`
+/// is `--pid-file` or `--log`).
+fn good_and_fake(
+    test: &str,
+    flag: &str,
+    options: &str,
+) -> (std::path::PathBuf, std::path::PathBuf, String, String) {
+    let dir = scratch(test);
+    let file = dir.join("fake output");
+    let good = format!("good={TABULA}");
+    let bad = format!(
+        "bad={FAKE} relay {flag} '{}' {options} {TABULA}",
+        file.display()
+    );
+    (dir, file, good, bad)
+}
+
+/// The process ids the fake wrote to `pid_file`, one per process started.
+fn pids(pid_file: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(pid_file)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Two Othello games of the good engine against a fake (`relay OPTIONS`) that loses
+/// both by `reason`; answers how many processes of the fake the arena started.
+fn fake_processes(test: &str, options: &str, extra: &[&str], reason: &str) -> usize {
+    let (dir, pid_file, good, bad) = good_and_fake(test, "--pid-file", options);
+    let mut args = vec!["--engine", &good, "--engine", &bad, "--games", "2"];
+    args.extend_from_slice(extra);
+    let stdout = arena(&args);
+    let games = finished(&stdout);
+    assert_eq!(games.len(), 2, "{stdout}");
+    for (number, _, _, _, why) in &games {
+        assert!(
+            why.contains(reason),
+            "game {number}: {why:?} lacks {reason:?}"
+        );
+    }
+    assert_eq!(score(&stdout), (2, 0, 0, 2), "{stdout}");
+    let started = pids(&pid_file);
+    let _ = std::fs::remove_dir_all(&dir);
+    started.len()
+}
+
+#[test]
+fn arena_keeps_an_engine_after_a_time_loss_once_its_late_answer_is_in() {
+    // (fake, arena options, processes): the fake's 2nd move of each game is late at
+    // 200 ms a move. `slow` answers 1.5 s late: the answer is read and the process
+    // plays on. `hang` answers only when sent `# interrupt` (with `--interrupt` it
+    // lists `gogui-interrupt`, and the 60 s timeout leaves only the interrupt to save
+    // it); without the interrupt its answer never comes and it is replaced as stalled.
+    let cases: [(&str, &[&str], usize); 3] = [
+        ("slow 2", &[], 1),
+        ("--interrupt hang 2", &["--timeout", "60000"], 1),
+        ("hang 2", &["--timeout", "1000"], 2),
+    ];
+    for (i, (options, extra, expected)) in cases.into_iter().enumerate() {
+        let extra = [&["--movetime", "200"], extra].concat();
+        let processes = fake_processes(&format!("time{i}"), options, &extra, "loses on time");
+        assert_eq!(processes, expected, "{options}: processes started");
+    }
+}
+
+#[test]
+fn arena_restarts_an_engine_only_after_a_crash_a_stall_or_a_protocol_error() {
+    let cases = [
+        ("illegal 3", "illegal move", 1),
+        ("crash 2", "disconnects", 2),
+        ("garbage 2", "answers garbage", 2),
+    ];
+    for (options, reason, expected) in cases {
+        let processes = fake_processes(&format!("fault-{expected}"), options, &[], reason);
+        assert_eq!(processes, expected, "{options}: processes started");
+    }
+}
+
+/// Runs `tabula arena ARGS`, which must fail; returns its stderr.
+fn arena_fails(args: &[&str]) -> String {
+    let output = run_arena(args);
+    assert!(!output.status.success(), "the arena should fail");
+    assert!(
+        !String::from_utf8_lossy(&output.stdout).contains("Finished game"),
+        "no game is played"
+    );
+    String::from_utf8_lossy(&output.stderr).to_string()
+}
+
+#[test]
+fn arena_stops_before_any_game_when_the_records_cannot_be_written() {
+    let (dir, pid_file, good, bad) = good_and_fake("unwritable", "--pid-file", "none 0");
+    let missing = dir.join("no such folder").join("games.pgn");
+    let mut unwritable = vec![
+        dir.to_string_lossy().to_string(),
+        missing.to_string_lossy().to_string(),
+    ];
+    if std::path::Path::new("/dev/full").exists() {
+        // Opens, but every write fails (a full disk).
+        unwritable.push("/dev/full".into());
+    }
+    for records in &unwritable {
+        let stderr = arena_fails(&[
+            "--engine",
+            &good,
+            "--engine",
+            &bad,
+            "--games",
+            "2",
+            "--records",
+            records,
+        ]);
+        assert!(
+            stderr.contains(&format!("the records file {records} cannot be")),
+            "{records}: {stderr}"
+        );
+        assert!(
+            pids(&pid_file).is_empty(),
+            "{records}: no engine was started: {stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The records of a file: each one's tags, in file order.
+fn records(text: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut games = Vec::new();
+    for line in text.lines() {
+        let Some((name, value)) = line
+            .strip_prefix('[')
+            .and_then(|l| l.strip_suffix("\"]"))
+            .and_then(|l| l.split_once(" \""))
+        else {
+            continue;
+        };
+        if name == "Event" {
+            games.push(std::collections::HashMap::new());
+        }
+        if let Some(tags) = games.last_mut() {
+            tags.insert(name.to_string(), value.to_string());
+        }
+    }
+    games
+}
+
+#[test]
+fn arena_gives_every_game_its_own_seed_and_records_it() {
+    let (dir, log, good, bad) = good_and_fake("seeds", "--log", "none 0");
+    let run = |seed: &str, concurrency: &str, file: &str| {
+        let path = dir.join(file);
+        let path = path.to_string_lossy().to_string();
+        arena(&[
+            "--game",
+            "battleship",
+            "--engine",
+            &good,
+            "--engine",
+            &bad,
+            "--games",
+            "4",
+            "--max-turns",
+            "6",
+            "--seed",
+            seed,
+            "--concurrency",
+            concurrency,
+            "--records",
+            &path,
+        ]);
+        let text = std::fs::read_to_string(&path).expect("records written");
+        records(&text)
+            .iter()
+            .map(|tags| {
+                (
+                    tags["Number"].parse::<usize>().expect("a number"),
+                    tags["Seed"].parse::<u64>().expect("a seed"),
+                    tags["Black"].clone(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let first = run("7", "1", "a.pgn");
+    let numbers: Vec<usize> = first.iter().map(|g| g.0).collect();
+    assert_eq!(numbers, [1, 2, 3, 4], "game-number order");
+    let mut seeds: Vec<u64> = first.iter().map(|g| g.1).collect();
+    seeds.sort_unstable();
+    seeds.dedup();
+    assert_eq!(seeds.len(), 4, "every game has its own seed: {first:?}");
+    // The fake was sent each game's seed (as black) or the seed + 1 (as white).
+    let sent: Vec<u64> = std::fs::read_to_string(&log)
+        .expect("the fake's log")
+        .lines()
+        .filter_map(|l| l.strip_prefix("set_option seed ")?.parse().ok())
+        .collect();
+    let expected: Vec<u64> = first
+        .iter()
+        .map(|(_, seed, black)| if black == "bad" { *seed } else { seed + 1 })
+        .collect();
+    assert_eq!(sent, expected);
+    // The seeds follow from --seed and the game's number alone.
+    assert_eq!(run("7", "2", "b.pgn"), first);
+    assert_ne!(run("8", "1", "c.pgn"), first);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The clock commands the fake (with `options`) was sent in one Shell game pair at
+/// `--tc tc`.
+fn clock_commands(test: &str, options: &str, tc: &str) -> Vec<String> {
+    let (dir, log, good, bad) = good_and_fake(test, "--log", &format!("{options} none 0"));
+    arena(&[
+        "--game",
+        "shell",
+        "--engine",
+        &good,
+        "--engine",
+        &bad,
+        "--games",
+        "2",
+        "--tc",
+        tc,
+        "--max-turns",
+        "2",
+    ]);
+    let commands = std::fs::read_to_string(&log)
+        .expect("the fake's log")
+        .lines()
+        .filter(|l| l.contains("time_settings"))
+        .map(str::to_string)
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    commands
+}
+
+#[test]
+fn arena_sets_clocks_only_with_commands_that_mean_them() {
+    // KGS's extension carries the increment.
+    assert_eq!(
+        clock_commands("tc-kgs", "--kgs", "30+0.5"),
+        ["kgs-time_settings fischer 30 0.5"; 2]
+    );
+    // GTP 2 has no increment (`time_settings 30 0.5 0` would mean no limit at all):
+    // no clock settings, only `time_left`.
+    assert!(clock_commands("tc-gtp-inc", "", "30+0.5").is_empty());
+    // Absolute time is GTP 2's `time_settings MAIN 0 0`.
+    assert_eq!(
+        clock_commands("tc-gtp", "", "30"),
+        ["time_settings 30 0 0"; 2]
+    );
+}
+
+/// pgn-extract, if installed. Missing, it fails the test under CI (`CI` set, or
+/// `TABULA_REQUIRE_PGN_EXTRACT=1`, which `.ci/run` sets) and skips it otherwise.
+fn pgn_extract() -> Option<String> {
+    for candidate in ["/usr/games/pgn-extract", "/usr/bin/pgn-extract"] {
+        if std::path::Path::new(candidate).exists() {
+            return Some(candidate.to_string());
+        }
+    }
+    if Command::new("pgn-extract")
+        .arg("--version")
+        .output()
+        .is_ok()
+    {
+        return Some("pgn-extract".to_string());
+    }
+    let required = std::env::var_os("CI").is_some()
+        || std::env::var("TABULA_REQUIRE_PGN_EXTRACT").as_deref() == Ok("1");
+    assert!(
+        !required,
+        "pgn-extract is not installed (`apt-get install pgn-extract`; .ci/run does)"
+    );
+    eprintln!(
+        "SKIPPED the PGN reader check: pgn-extract is not installed \
+         (`apt-get install pgn-extract` to run it)"
+    );
+    None
+}
+
+#[test]
+fn a_pgn_reader_credits_every_result_to_the_right_engine() {
+    let Some(pgn_extract) = pgn_extract() else {
+        return;
+    };
+    let dir = scratch("pgn");
+    let path = dir.join("games.pgn");
+    let path = path.to_string_lossy().to_string();
+    // The fake loses every game (it crashes at its third move), whichever colour it
+    // has: the winner is known without trusting the records.
+    let good = format!("good={TABULA}");
+    let bad = fake("crash", 3);
+    arena(&[
+        "--engine",
+        &good,
+        "--engine",
+        &bad,
+        "--games",
+        "6",
+        "--concurrency",
+        "2",
+        "--random-plies",
+        "2",
+        "--records",
+        &path,
+    ]);
+    // `-Tr1-0` keeps the games PGN scores as white wins, `-Tr0-1` black wins.
+    // pgn-extract replays chess moves and drops a game whose moves it cannot play
+    // unless told `--keepbroken`; the crediting is checked with it, so that it does
+    // not depend on the movetext.
+    let extract = |args: &[&str]| {
+        let output = Command::new(&pgn_extract)
+            .args(args)
+            .arg(&path)
+            .output()
+            .expect("pgn-extract runs");
+        assert!(output.status.success(), "pgn-extract {args:?} failed");
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        (records(&String::from_utf8_lossy(&output.stdout)), stderr)
+    };
+    let (white_wins, _) = extract(&["-s", "--keepbroken", "-Tr1-0"]);
+    let (black_wins, _) = extract(&["-s", "--keepbroken", "-Tr0-1"]);
+    assert_eq!(white_wins.len() + black_wins.len(), 6);
+    for tags in &white_wins {
+        assert_eq!(tags["White"], "good", "a 1-0 game: {tags:?}");
+    }
+    for tags in &black_wins {
+        assert_eq!(tags["Black"], "good", "a 0-1 game: {tags:?}");
+    }
+    assert_eq!((white_wins.len(), black_wins.len()), (3, 3));
+    // Without `--keepbroken` every game comes through whole (the records keep the
+    // moves in a comment), in game-number order.
+    let (all, stderr) = extract(&["-s"]);
+    let numbers: Vec<&str> = all.iter().map(|t| t["Number"].as_str()).collect();
+    assert_eq!(numbers, ["1", "2", "3", "4", "5", "6"], "{stderr}");
+    assert!(!stderr.contains("Failed"), "{stderr}");
+    for tags in &all {
+        assert_eq!(tags["Variant"], "othello");
+        assert_eq!(tags["TimeControl"], "-");
+        assert!(tags["Seed"].parse::<u64>().is_ok());
+        let date: Vec<&str> = tags["Date"].split('.').collect();
+        assert!(
+            date.len() == 3 && date[0].len() == 4 && date[1].len() == 2 && date[2].len() == 2,
+            "{tags:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

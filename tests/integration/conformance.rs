@@ -1,5 +1,5 @@
 //! `tabula conformance` through the real binary: against fake engines that crash, hang,
-//! talk garbage and answer wrongly (`tests/fakes/fake_gtp.py`), against tabula itself
+//! talk garbage and answer wrongly (`tests/fakes/engine.rs` in its `gtp` mode), against tabula itself
 //! (`tests/fixtures/othello.tst` and the whole `conformance/` suite), and against
 //! GNU Go (`tests/fixtures/gnugo.tst`).
 
@@ -49,8 +49,10 @@ fn conformance(args: &[&str]) -> Run {
 
 /// The `--engine` line for the fake engine with `options`.
 fn fake(options: &str) -> String {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fakes/fake_gtp.py");
-    format!("python3 '{}' {options}", script.display())
+    format!(
+        "'{}' gtp {options}",
+        env!("CARGO_BIN_EXE_tabula-fake-engine")
+    )
 }
 
 fn fixture(name: &str) -> String {
@@ -266,13 +268,22 @@ fn the_default_suite_is_the_conformance_folder() {
     assert_eq!(default.stdout, explicit.stdout);
 }
 
+/// GNU Go's interop test runs when GNU Go is installed; without it the test says it
+/// skipped, unless `TABULA_REQUIRE_GNUGO=1` (set by `.ci/run`) makes that a failure.
 #[test]
 fn gnugo_runs_the_go_suite_with_exact_counts() {
-    assert!(
-        Path::new(GNUGO).exists(),
-        "GNU Go is not installed at {GNUGO}: run .ci/run (it installs it) or \
-         `apt-get install gnugo`"
-    );
+    if !Path::new(GNUGO).exists() {
+        assert!(
+            std::env::var("TABULA_REQUIRE_GNUGO").as_deref() != Ok("1"),
+            "GNU Go is not installed at {GNUGO} and TABULA_REQUIRE_GNUGO=1: \
+             `apt-get install gnugo` (.ci/run does)"
+        );
+        eprintln!(
+            "SKIPPED gnugo_runs_the_go_suite_with_exact_counts: GNU Go is not installed at \
+             {GNUGO} (`apt-get install gnugo` to run it)"
+        );
+        return;
+    }
     let engine = format!("{GNUGO} --mode gtp");
     let run = conformance(&["--engine", &engine, &fixture("gnugo.tst")]);
     assert_eq!(run.counts(), "5 passed, 1 failed", "{}", run.stdout);

@@ -1,0 +1,334 @@
+//! Fake engines for the tests of `tabula conformance` and `tabula arena`: programs that
+//! speak the protocol and misbehave on purpose, as their arguments say. Built by cargo
+//! only for the tests (the `fake-engine` feature, which the crate's dev-dependency on
+//! itself turns on), never installed.
+//!
+//! `tabula-fake-engine gtp [OPTIONS]` — a tiny GTP 2 engine for the conformance
+//! runner. Commands: `protocol_version` (2), `name` (fake), `echo ARGS` (the args
+//! joined by single spaces), `pwd` (its working folder), `list` (three lines), `fail`
+//! (an error answer), `quit`; anything else is an unknown command. Options:
+//!
+//! - `--crash-after N`: exit with status 3, without answering, on the Nth command;
+//! - `--hang-on NAME`: never answer command NAME;
+//! - `--garbage-on NAME`: answer command NAME with a line that is not GTP;
+//! - `--wrong-on NAME`: answer command NAME with `wrong`;
+//! - `--ignore-quit`: answer `quit`, then ignore it and the end of input, and sleep.
+//!
+//! `tabula-fake-engine relay [--pid-file PATH] [--log PATH] [--interrupt] [--kgs] MODE
+//! AFTER PROGRAM [ARGS…]` — a misbehaving engine for the arena. It runs the real engine PROGRAM and
+//! relays every command to it, so it plays legal moves, until its AFTER-th `genmove`
+//! of a game (counting from 1; `set_game` and `clear_board` start a new count), where
+//! it misbehaves by MODE:
+//!
+//! - `crash`: exits at once without answering;
+//! - `hang`: never answers; with `--interrupt`, answers the real move when a
+//!   `# interrupt` line arrives;
+//! - `garbage`: answers a line that is no GTP answer;
+//! - `illegal`: answers the last move seen again (an occupied square or cell, a spent
+//!   shot);
+//! - `slow`: sleeps 1.5 s, then answers the real move;
+//! - `liar` (Battleship): from then on in the game, reports every shot at its own
+//!   fleet wrongly;
+//! - `refuse`: from then on in the game, answers every `play` and `resolve_turn` with
+//!   `? no`;
+//! - `none`: never misbehaves.
+//!
+//! `--pid-file PATH` appends the fake's process id to PATH when it starts, so a test
+//! can count the processes an arena started; `--log PATH` appends every line it reads
+//! to PATH. `--interrupt` makes `list_commands` list `gogui-interrupt`, and `--kgs`
+//! makes it list `kgs-time_settings` (then answered by the fake itself); without them
+//! those names are taken out of the real engine's list.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{ChildStdin, ChildStdout, Command, Stdio, exit};
+use std::thread::sleep;
+use std::time::Duration;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.split_first() {
+        Some((mode, rest)) if mode == "gtp" => gtp(rest),
+        Some((mode, rest)) if mode == "relay" => relay(rest),
+        _ => {
+            eprintln!("usage: tabula-fake-engine gtp|relay …");
+            exit(2);
+        }
+    }
+}
+
+fn sleep_forever() -> ! {
+    loop {
+        sleep(Duration::from_secs(60));
+    }
+}
+
+/// Writes one answer and its empty line.
+fn answer(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(format!("{text}\n\n").as_bytes());
+    let _ = out.flush();
+}
+
+/// The value after `name` in `args`.
+fn option<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    let index = args.iter().position(|a| a == name)?;
+    Some(args.get(index + 1).map_or("", String::as_str))
+}
+
+fn gtp(args: &[String]) {
+    let crash_after: Option<u64> = option(args, "--crash-after").and_then(|n| n.parse().ok());
+    let hang_on = option(args, "--hang-on");
+    let garbage_on = option(args, "--garbage-on");
+    let wrong_on = option(args, "--wrong-on");
+    let ignore_quit = args.iter().any(|a| a == "--ignore-quit");
+    let mut count = 0;
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let line = line.split('#').next().unwrap_or("");
+        let mut words: Vec<&str> = line.split_whitespace().collect();
+        let mut id = "";
+        if words
+            .first()
+            .is_some_and(|w| w.chars().all(|c| c.is_ascii_digit()))
+        {
+            id = words.remove(0);
+        }
+        let Some((&name, rest)) = words.split_first() else {
+            continue;
+        };
+        count += 1;
+        if crash_after.is_some_and(|n| count >= n) {
+            exit(3);
+        }
+        if Some(name) == hang_on {
+            sleep_forever();
+        }
+        let ok = |text: &str| answer(&format!("={id} {text}"));
+        if Some(name) == garbage_on {
+            answer("I am not a GTP engine");
+            continue;
+        }
+        if Some(name) == wrong_on {
+            ok("wrong");
+            continue;
+        }
+        match name {
+            "protocol_version" => ok("2"),
+            "name" => ok("fake"),
+            "echo" => ok(&rest.join(" ")),
+            "pwd" => ok(&std::env::current_dir()
+                .map(|d| d.display().to_string())
+                .unwrap_or_default()),
+            "list" => ok("alpha\nbeta\ngamma"),
+            "fail" => answer(&format!("?{id} failed on purpose")),
+            "quit" => {
+                ok("");
+                if ignore_quit {
+                    sleep_forever();
+                }
+                return;
+            }
+            _ => answer(&format!("?{id} unknown command")),
+        }
+    }
+    if ignore_quit {
+        sleep_forever();
+    }
+}
+
+/// The real engine behind a relaying fake.
+struct Real {
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Real {
+    /// Sends `line` and reads the whole answer (its lines without the empty one);
+    /// exits with status 4 if the real engine closes its output.
+    fn ask(&mut self, line: &str) -> String {
+        if writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .is_err()
+        {
+            exit(4);
+        }
+        let mut lines: Vec<String> = Vec::new();
+        loop {
+            let mut out = String::new();
+            match self.stdout.read_line(&mut out) {
+                Ok(0) | Err(_) => exit(4),
+                Ok(_) => {}
+            }
+            let out = out.trim_end_matches(['\n', '\r']);
+            if out.is_empty() {
+                if !lines.is_empty() {
+                    return lines.join("\n");
+                }
+            } else {
+                lines.push(out.to_string());
+            }
+        }
+    }
+}
+
+fn relay(args: &[String]) {
+    let mut args = args.to_vec();
+    let mut interrupt = false;
+    let mut kgs = false;
+    let mut log: Option<std::fs::File> = None;
+    loop {
+        match args.first().map(String::as_str) {
+            Some("--log") if args.len() > 1 => {
+                let opened = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&args[1]);
+                let Ok(file) = opened else { exit(5) };
+                log = Some(file);
+                args.drain(..2);
+            }
+            Some("--kgs") => {
+                kgs = true;
+                args.remove(0);
+            }
+            Some("--pid-file") if args.len() > 1 => {
+                let path = args[1].clone();
+                args.drain(..2);
+                let appended = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&path)
+                    .and_then(|mut f| writeln!(f, "{}", std::process::id()));
+                if appended.is_err() {
+                    exit(5);
+                }
+            }
+            Some("--interrupt") => {
+                interrupt = true;
+                args.remove(0);
+            }
+            _ => break,
+        }
+    }
+    let (Some(mode), Some(after), Some(program)) = (args.first(), args.get(1), args.get(2)) else {
+        eprintln!(
+            "usage: tabula-fake-engine relay [--pid-file PATH] [--interrupt] MODE AFTER PROGRAM [ARGS…]"
+        );
+        exit(2);
+    };
+    let mode = mode.as_str();
+    let after: u32 = after.parse().unwrap_or(1);
+    let Ok(mut child) = Command::new(program)
+        .args(&args[3..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+    else {
+        exit(4);
+    };
+    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        exit(4);
+    };
+    let mut real = Real {
+        stdin,
+        stdout: BufReader::new(stdout),
+    };
+
+    let mut genmoves = 0;
+    let mut last_move: Option<String> = None;
+    // A genmove held back by `hang --interrupt` until `# interrupt` arrives.
+    let mut held: Option<String> = None;
+    for raw in std::io::stdin().lock().lines() {
+        let Ok(raw) = raw else { break };
+        if let Some(file) = &mut log {
+            let _ = writeln!(file, "{raw}");
+        }
+        let line = raw.trim();
+        if line == "# interrupt" {
+            if let Some(genmove) = held.take() {
+                let reply = real.ask(&genmove);
+                answer(&reply);
+            }
+            continue;
+        }
+        let line = line.split('#').next().unwrap_or("").trim();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(name) = words.first().map(|w| w.to_ascii_lowercase()) else {
+            continue;
+        };
+        if name == "set_game" || name == "clear_board" {
+            genmoves = 0;
+        }
+        if name == "genmove" {
+            genmoves += 1;
+            if genmoves == after {
+                match mode {
+                    "crash" => exit(3),
+                    "hang" if interrupt => {
+                        held = Some(line.to_string());
+                        continue;
+                    }
+                    "hang" => sleep_forever(),
+                    "garbage" => {
+                        answer("hello, I am not an engine");
+                        continue;
+                    }
+                    "illegal" => {
+                        if let Some(mv) = &last_move {
+                            answer(&format!("= {mv}"));
+                            continue;
+                        }
+                    }
+                    "slow" => sleep(Duration::from_millis(1500)),
+                    _ => {}
+                }
+            }
+        }
+        if kgs && name == "kgs-time_settings" {
+            answer("=");
+            continue;
+        }
+        let misbehaving = genmoves >= after;
+        if misbehaving && mode == "refuse" && (name == "play" || name == "resolve_turn") {
+            answer("? no");
+            continue;
+        }
+        let mut reply = real.ask(line);
+        match name.as_str() {
+            "genmove" => {
+                if let Some(mv) = reply
+                    .strip_prefix("= ")
+                    .and_then(|r| r.split_whitespace().next())
+                {
+                    last_move = Some(mv.to_string());
+                }
+            }
+            "play" if words.len() >= 3 => last_move = Some(words[2].to_string()),
+            "resolve_turn" if words.len() >= 2 => last_move = Some(words[1].to_string()),
+            "list_commands" => {
+                let mut names: Vec<&str> = reply
+                    .trim_start_matches("= ")
+                    .lines()
+                    .filter(|n| !["gogui-interrupt", "kgs-time_settings"].contains(n))
+                    .collect();
+                if interrupt {
+                    names.push("gogui-interrupt");
+                }
+                if kgs {
+                    names.push("kgs-time_settings");
+                }
+                reply = format!("= {}", names.join("\n"));
+            }
+            _ => {}
+        }
+        if misbehaving && mode == "liar" && name == "play" && words.len() == 3 {
+            reply = if reply == "= miss" { "= hit" } else { "= miss" }.to_string();
+        }
+        answer(&reply);
+        if name == "quit" {
+            break;
+        }
+    }
+    drop(real);
+    let _ = child.wait();
+}
