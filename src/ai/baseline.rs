@@ -3,7 +3,7 @@
 //! - [`Player::Random`]: a uniformly random legal move (Othello), empty cell (Shell)
 //!   or open cell (Battleship);
 //! - [`Player::Greedy`]: the most discs flipped (Othello, ties at random), the simple
-//!   one-turn player [`crate::ai::shell::pick`] (Shell), the hunter
+//!   one-turn player [`crate::ai::shell::greedy::pick`] (Shell), the hunter
 //!   [`crate::ai::battleship::hunt`] (Battleship);
 //! - [`Player::Simple`]: Othello's first search player, a fixed-depth alpha-beta
 //!   ([`SIMPLE_DEPTH`] plies) over mobility, corners and X-squares, exact in the last

@@ -21,9 +21,6 @@
 //!   each placement weighting its open cells by the number of such ships afloat
 //!   (worth is then the weight itself).
 //!
-//! A one-shot look-ahead on sample fleets (`lookahead`) is kept but off: it measured
-//! no better than the greedy shot.
-//!
 //! The chain and the ties draw only from the seeded generator, so a shot is
 //! deterministic for a seed when no deadline interrupts the count or the sweeps.
 
@@ -244,114 +241,8 @@ fn estimate(view: &View) -> [f64; 100] {
 /// the open cell of highest worth (a likely ship, boats counting [`HIT_VALUE`]);
 /// among equals one beside a hit, then by `rng`.
 pub fn hunt(view: &View, rng: &mut Rng, limits: &Limits<'_>) -> Option<Cell> {
-    let draws = if LOOKAHEAD { DRAWS } else { 0 };
-    let belief = belief(view, rng, limits, draws);
-    if LOOKAHEAD && let Some(cell) = lookahead(view, &belief) {
-        return Some(cell);
-    }
+    let belief = belief(view, rng, limits, 0);
     best(view, &belief.worth, rng)
-}
-
-/// Whether the hunter looks one shot ahead (see [`lookahead`]). Off: measured on the
-/// first 200 fleets of `bench battleship --seed 1`, the look-ahead missed 35.62 on
-/// average against 35.17 for the greedy shot; on 3,000 fleets with the bench's
-/// control variate, 35.63 against 35.59 (no gain, and slower).
-const LOOKAHEAD: bool = false;
-/// Sample fleets drawn per shot for the look-ahead.
-const DRAWS: usize = 1500;
-/// Candidates the look-ahead weighs: the most likely cells…
-const CANDIDATES: usize = 8;
-/// …within this fraction of the best probability.
-const NEAR: f64 = 0.75;
-
-/// The cells of the ship through cell `at` in a fleet's ship cells `cells`.
-fn ship_through(cells: u128, at: usize) -> u128 {
-    let mut ship = 1u128 << at;
-    let (row, col) = (at / 10, at % 10);
-    for (dr, dc) in [(0i32, 1i32), (0, -1), (1, 0), (-1, 0)] {
-        let (mut r, mut c) = (row as i32, col as i32);
-        loop {
-            r += dr;
-            c += dc;
-            if !(0..10).contains(&r) || !(0..10).contains(&c) {
-                break;
-            }
-            let bit = 1u128 << (r * 10 + c);
-            if cells & bit == 0 {
-                break;
-            }
-            ship |= bit;
-        }
-    }
-    ship
-}
-
-/// One shot of look-ahead on the sample fleets: among the likeliest cells, the one
-/// that maximises the chance of a hit now plus the chance of a hit with the best
-/// next shot, whatever this one shows (miss, hit, or sunk with its ring revealed);
-/// that is, the fewest expected misses over two shots. `None` without samples.
-fn lookahead(view: &View, belief: &Belief) -> Option<Cell> {
-    let samples = &belief.samples;
-    if samples.len() < 100 {
-        return None;
-    }
-    let mut open = 0u128;
-    let mut hits = 0u128;
-    for cell in Cell::all() {
-        match view.mark(cell) {
-            Mark::Unknown => open |= 1 << cell.index(),
-            Mark::Hit => hits |= 1 << cell.index(),
-            _ => {}
-        }
-    }
-    let mut ranked: Vec<usize> = (0..100).filter(|&i| open >> i & 1 == 1).collect();
-    let p = |i: usize| belief.p.get(i).copied().unwrap_or(0.0);
-    ranked.sort_by(|&a, &b| p(b).total_cmp(&p(a)).then(a.cmp(&b)));
-    let top = p(*ranked.first()?);
-    ranked.truncate(CANDIDATES);
-    ranked.retain(|&i| p(i) >= top * NEAR);
-    if ranked.len() < 2 {
-        return None;
-    }
-    let n = samples.len() as f64;
-    let mut best: Option<(f64, usize)> = None;
-    let mut counts = [[0u32; 100]; 3];
-    for &c in &ranked {
-        let bit = 1u128 << c;
-        for row in &mut counts {
-            row.fill(0);
-        }
-        for &fleet in samples {
-            let outcome = if fleet & bit == 0 {
-                0
-            } else if ship_through(fleet, c) & !hits == bit {
-                2
-            } else {
-                1
-            };
-            let Some(row) = counts.get_mut(outcome) else {
-                continue;
-            };
-            let mut rest = fleet & open & !bit;
-            while rest != 0 {
-                let b = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                if let Some(x) = row.get_mut(b) {
-                    *x += 1;
-                }
-            }
-        }
-        let next: f64 = counts
-            .iter()
-            .map(|row| f64::from(row.iter().copied().max().unwrap_or(0)))
-            .sum::<f64>()
-            / n;
-        let score = p(c) + next;
-        if best.is_none_or(|(s, _)| score > s + 1e-12) {
-            best = Some((score, c));
-        }
-    }
-    Cell::from_index(best?.1)
 }
 
 /// The open cell of highest weight (ties by `rng`); any open cell if all weigh zero.

@@ -2,7 +2,7 @@
 //! transposition table over a learned pattern evaluation (or a hand-tuned one), and
 //! an exact endgame solver that takes over at a configurable number of empties.
 //!
-//! - [`search`] (module `search`): the midgame tree search and the root loop;
+//! - [`mod@search`]: the midgame tree search and the root loop;
 //! - [`endgame`]: the exact solver (fastest-first, parity, stability, last empties);
 //! - [`eval`]: the evaluations (hundredths of a disc, side-relative);
 //! - [`pattern`]: the pattern evaluation and its weights file, [`train`] what learns
@@ -11,7 +11,7 @@
 //! - [`signature`]: the node-count signature of the midgame search.
 //!
 //! The entry points here take a [`Position`] and [`Limits`] and return moves with a
-//! [`Score`]: [`search`] for `genmove`, [`solve`] for the exact result, [`hint`] for
+//! [`Score`]: [`fn@search`] for `genmove`, [`solve`] for the exact result, [`hint`] for
 //! the N best moves. Each always answers a legal move when one exists, also when the
 //! limits cut it short.
 

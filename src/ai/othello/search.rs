@@ -9,7 +9,7 @@
 //! root, with `endgame_empties` or fewer empties, a short midgame search first finds a
 //! move, then the solver runs to the end; an interrupted solve keeps the midgame move.
 //!
-//! The clock and the stop flag are looked at every [`CHECK_EVERY`] nodes. After an
+//! The clock and the stop flag are looked at every 1,024 nodes. After an
 //! interrupt the root answers the best move of the last finished iteration, or a
 //! move of the unfinished one that already proved better.
 //!

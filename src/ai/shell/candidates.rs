@@ -2,9 +2,9 @@
 //!
 //! Everything here works on the position's bitboards and never allocates except the
 //! candidate list it returns:
-//! - [`five_holes`]: empty cells that would complete a line of five for a colour (a
+//! - `five_holes`: empty cells that would complete a line of five for a colour (a
 //!   fast over-approximation of the winning cells, used by playouts);
-//! - [`capture_cells`]: empty cells where a new turtle would capture (S5);
+//! - `capture_cells`: empty cells where a new turtle would capture (S5);
 //! - [`Tactics`]: the verified winning cells and the capture cells of both colours;
 //! - [`candidates`]: the cells a colour considers in a tree node — every tactical cell
 //!   first, then the best cells within distance 2 of the stones by a line-window score

@@ -5,7 +5,7 @@
 //! - [`position`] is a position with its side to move: legal moves, playing, passing,
 //!   game end and scoring with the empties rule (O4), the 64-character notation and a
 //!   picture for people.
-//! - [`perft`] counts move sequences (a forced pass is a move; a finished game is a leaf).
+//! - [`mod@perft`] counts move sequences (a forced pass is a move; a finished game is a leaf).
 //!
 //! Squares are numbered 0..64 from a1 (row 1 at the top, column a at the left):
 //! `index = row * 8 + column`, so a1 = 0, h1 = 7, a2 = 8, h8 = 63.
