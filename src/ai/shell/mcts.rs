@@ -672,7 +672,7 @@ fn grow_tree(mut tree: Tree, iterations: u64, limits: &Limits<'_>) -> (Tree, u64
         if iterations > 0 && done >= iterations {
             break;
         }
-        if done.is_multiple_of(32) && limits.expired() {
+        if done.is_multiple_of(8) && limits.expired() {
             break;
         }
         tree.iterate();

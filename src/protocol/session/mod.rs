@@ -495,7 +495,13 @@ impl Session {
         if self.game != before {
             self.history.push(before);
         }
-        self.clock.spent(color, started.elapsed());
+        let spent = started.elapsed();
+        log::info!(
+            "genmove {}: {answer} after {:.1} ms",
+            color.name(),
+            spent.as_secs_f64() * 1000.0
+        );
+        self.clock.spent(color, spent);
         Ok(answer)
     }
 
