@@ -146,7 +146,9 @@ impl Command {
         }
     }
 
-    /// True for commands that think (and so can be interrupted by an empty line).
+    /// True for commands that think or count for long, and so honour the session's
+    /// stop flag (the engine's interrupt): `perft` answers `interrupted`, the others
+    /// their best so far.
     #[must_use]
     pub fn thinks(&self) -> bool {
         matches!(
@@ -156,6 +158,7 @@ impl Command {
                 | Command::Solve(_)
                 | Command::Hint(_)
                 | Command::Analyze(_)
+                | Command::Perft(_)
         )
     }
 }

@@ -247,7 +247,7 @@ impl Session {
                 Ok(String::new())
             }
             Command::Perft(depth) => match &self.game {
-                Game::Othello(p) => othello::perft(p, *depth),
+                Game::Othello(p) => othello::perft(p, *depth, stop),
                 _ => Err(self.not_in_this_game(command)),
             },
             Command::Solve(_) | Command::Hint(_) | Command::Analyze(_) => {
