@@ -26,7 +26,7 @@
 
 # CONTRACT Commands every game has: list_commands, one name a line, no empty line
 6 list_commands
-#? [(?:[a-z_]+\n)*[a-z_]+]
+#? [(?:[a-z_-]+\n)*[a-z_-]+]
 
 # CONTRACT Commands every game has: list_commands includes the GTP core
 7 list_commands

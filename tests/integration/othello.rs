@@ -169,6 +169,29 @@ fn perft_stopped(depth: u32, raise_after: Option<Duration>) -> Result<String, St
         .expect("perft ignored the stop flag")
 }
 
+/// Regression: `time_settings 60 5 0` set a clock (60 s plus 5 s a move); GTP 2 says
+/// byo-yomi time with 0 stones is no time limit, so the session is as if no clock
+/// had ever been set, and `genmove` is bound by depth alone.
+#[test]
+fn time_settings_with_byo_yomi_time_and_no_stones_means_no_clock() {
+    let stop = AtomicBool::new(false);
+    let mut session = Session::new(GameKind::Othello);
+    for line in ["time_settings 60 0 0", "time_settings 60 5 0"] {
+        let (_, command) = parse_line(line);
+        assert_eq!(
+            session.handle(&command.expect("parses"), &stop),
+            Ok(String::new())
+        );
+    }
+    assert_eq!(session, Session::new(GameKind::Othello));
+    let (_, fischer) = parse_line("kgs-time_settings fischer 60 5");
+    assert_eq!(
+        session.handle(&fischer.expect("parses"), &stop),
+        Ok(String::new())
+    );
+    assert_ne!(session, Session::new(GameKind::Othello));
+}
+
 /// Regression: perft never read the stop flag, so a deep count could not be cut short.
 #[test]
 fn perft_with_the_stop_flag_raised_answers_interrupted() {
