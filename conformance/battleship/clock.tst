@@ -5,8 +5,9 @@ set_game battleship
 fleet white A1-A4 C1-C3 E1-E3 G1-G2 I1-I2 A6-B6 A8 C8 E8 G8
 fleet black J1-J4 H1-H3 F1-F3 D1-D2 B1-B2 I6-J6 J8 H8 F8 D8
 
-# B11 RULING: a time control per player: 60 s main time, 5 s increment per shot
-1 time_settings 60 5 0
+# B11 RULING: a time control per player: 60 s main time, 5 s increment per shot,
+# set with KGS's extension (CONTRACT: time_settings)
+1 kgs-time_settings fischer 60 5
 #? []
 
 # B11 RULING / CONTRACT Battleship: both clocks full, in milliseconds
@@ -80,11 +81,35 @@ start
 16 final_score
 #? [W\+1]
 
-# B11 RULING: main time 0 means no clock
+# CONTRACT time_settings: GTP 2's byo-yomi time > 0 with 0 stones means no time
+# limit, whatever the main time: no clock (B11 RULING: a table may have none)
 set_game battleship
-time_settings 0 0 0
+time_settings 60 5 0
 # B11 RULING: no clock
 17 position
+#? [game=1 stage=setup black=- white=- shots=- offers=-- score=0,0,0 clocks=-,-]
+
+# CONTRACT time_settings: GTP 2's byo-yomi time 0 is absolute time: main time alone
+18 time_settings 90 0 0
+#? []
+
+# B11 RULING: 90 s each, no increment
+19 position
+#? [game=1 stage=setup black=- white=- shots=- offers=-- score=0,0,0 clocks=90000/90000\+0,90000/90000\+0]
+
+# B11 RULING: a clock is main time plus an increment: byo-yomi periods are refused,
+# nothing changes
+kgs-time_settings byoyomi 60 10 5
+# B11 RULING: the refused clock left the clocks as they were
+20 position
+#? [game=1 stage=setup black=- white=- shots=- offers=-- score=0,0,0 clocks=90000/90000\+0,90000/90000\+0]
+
+# CONTRACT time_settings: kgs-time_settings none removes the clocks
+21 kgs-time_settings none
+#? []
+
+# B11 RULING: no clock
+22 position
 #? [game=1 stage=setup black=- white=- shots=- offers=-- score=0,0,0 clocks=-,-]
 
 # B11 RULING / B9: no clock runs before the start: a report before the start
@@ -93,5 +118,5 @@ set_game battleship
 time_settings 60 0 0
 time_left black 0 0
 # B11 RULING / B9: the game has not begun and nobody lost
-18 status
+23 status
 #? [ongoing]

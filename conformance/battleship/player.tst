@@ -133,3 +133,51 @@ undo
 # CONTRACT Battleship: black's fleet is known, so genmove fires and answers the judged result
 26 genmove white
 #? [[A-J]([1-9]|10) (miss|hit|sunk (battleship|cruiser|destroyer|boat))]
+
+# A claimed miss is checked like a hit or a sinking: refused when no fleet explains it.
+set_game battleship
+fleet black J1-J4 H1-H3 F1-F3 D1-D2 B1-B2 I6-J6 J8 H8 F8 D8
+ready white
+start
+play black A1 hit
+play black B1 miss
+play white A10
+# B4 / B5: A1 is hit; with B1 water, a miss at A2 would close it at the edge: A1
+# would be a whole boat never reported sunk. Refused, nothing changes
+play black A2 miss
+# B4: the impossible miss was refused
+27 position
+#? [game=1 stage=black black=J1-J4,F1-F3,H1-H3,B1-B2,D1-D2,I6-J6,D8,F8,H8,J8 white=- shots=A1:hit,B1:miss,A10:miss offers=-- score=0,0,0 clocks=-,-]
+
+# B5: A2 is still open
+28 is_legal black A2
+#? [true]
+
+# B4: the room left around A1 is A2 and beyond: a hit there is possible
+29 play black A2 hit
+#? [hit]
+
+# B4 / B5: all three destroyers sunk; J10 hit and I10 water leave J10's ship room
+# only upwards; a miss at J8 would leave J9-J10, a destroyer, and none is afloat
+set_game battleship
+fleet black J1-J4 H1-H3 F1-F3 D1-D2 B1-B2 I6-J6 J8 H8 F8 D8
+ready white
+start
+play black C1 hit
+play black C2 sunk destroyer
+play black E1 hit
+play black E2 sunk destroyer
+play black G1 hit
+play black G2 sunk destroyer
+play black J10 hit
+play black I10 miss
+play white A10
+# B4: the impossible miss at J8 is refused, nothing changes
+play black J8 miss
+# B4: the refused miss left the shots as they were
+30 position
+#? [game=1 stage=black black=J1-J4,F1-F3,H1-H3,B1-B2,D1-D2,I6-J6,D8,F8,H8,J8 white=- shots=C1:hit,C2:sunk-destroyer,E1:hit,E2:sunk-destroyer,G1:hit,G2:sunk-destroyer,J10:hit,I10:miss,A10:miss offers=-- score=0,0,0 clocks=-,-]
+
+# B4: a miss at J7 still leaves J8-J10, a cruiser
+31 play black J7 miss
+#? [miss]

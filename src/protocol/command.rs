@@ -28,6 +28,73 @@ impl fmt::Display for ShotClaim {
     }
 }
 
+/// A time system, as `kgs-time_settings` names them (seconds). GTP's own
+/// `time_settings` maps onto the first four ([`TimeSystem::from_gtp`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeSystem {
+    /// No time limit.
+    None,
+    /// `main` seconds for the whole game.
+    Absolute { main: f64 },
+    /// Japanese byo-yomi: `main` seconds, then `periods` periods of `period` seconds;
+    /// a move played within a period keeps it.
+    Byoyomi {
+        main: f64,
+        period: f64,
+        periods: u32,
+    },
+    /// Canadian byo-yomi: `main` seconds, then `byo_yomi` seconds for every `stones`
+    /// moves.
+    Canadian {
+        main: f64,
+        byo_yomi: f64,
+        stones: u32,
+    },
+    /// `main` seconds, and `increment` seconds added after each own move.
+    Fischer { main: f64, increment: f64 },
+}
+
+impl TimeSystem {
+    /// GTP 2's `time_settings MAIN BYO_YOMI_TIME BYO_YOMI_STONES`: byo-yomi time > 0
+    /// with 0 stones is no time limit, byo-yomi time 0 is absolute time, anything
+    /// else Canadian byo-yomi.
+    #[must_use]
+    pub fn from_gtp(main: f64, byo_yomi: f64, stones: u32) -> TimeSystem {
+        if byo_yomi > 0.0 && stones == 0 {
+            TimeSystem::None
+        } else if byo_yomi == 0.0 {
+            TimeSystem::Absolute { main }
+        } else {
+            TimeSystem::Canadian {
+                main,
+                byo_yomi,
+                stones,
+            }
+        }
+    }
+}
+
+/// The arguments of `kgs-time_settings`.
+impl fmt::Display for TimeSystem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeSystem::None => f.write_str("none"),
+            TimeSystem::Absolute { main } => write!(f, "absolute {main}"),
+            TimeSystem::Byoyomi {
+                main,
+                period,
+                periods,
+            } => write!(f, "byoyomi {main} {period} {periods}"),
+            TimeSystem::Canadian {
+                main,
+                byo_yomi,
+                stones,
+            } => write!(f, "canadian {main} {byo_yomi} {stones}"),
+            TimeSystem::Fischer { main, increment } => write!(f, "fischer {main} {increment}"),
+        }
+    }
+}
+
 /// One command of the protocol with its arguments.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -66,6 +133,9 @@ pub enum Command {
         byo_yomi: f64,
         stones: u32,
     },
+    /// KGS's `kgs-time_settings SYSTEM ARGS…`: `none`, `absolute MAIN`, `byoyomi MAIN
+    /// PERIOD PERIODS`, `canadian MAIN BYO_YOMI STONES`, and `fischer MAIN INCREMENT`.
+    KgsTimeSettings(TimeSystem),
     /// GTP's `time_left COLOR TIME STONES`, in seconds.
     TimeLeft {
         color: Color,
@@ -130,6 +200,7 @@ impl Command {
             Command::Status => "status",
             Command::FinalScore => "final_score",
             Command::TimeSettings { .. } => "time_settings",
+            Command::KgsTimeSettings(_) => "kgs-time_settings",
             Command::TimeLeft { .. } => "time_left",
             Command::SetOption { .. } => "set_option",
             Command::Perft(_) => "perft",
@@ -149,7 +220,9 @@ impl Command {
         }
     }
 
-    /// True for commands that think (and so can be interrupted by `# interrupt`).
+    /// True for commands that think or count for long, and so honour the session's
+    /// stop flag (raised by `# interrupt`): `perft` answers `interrupted`, the others
+    /// their best so far.
     #[must_use]
     pub fn thinks(&self) -> bool {
         matches!(
@@ -159,6 +232,7 @@ impl Command {
                 | Command::Solve(_)
                 | Command::Hint(_)
                 | Command::Analyze(_)
+                | Command::Perft(_)
         )
     }
 }
@@ -195,6 +269,7 @@ impl fmt::Display for Command {
                 byo_yomi,
                 stones,
             } => write!(f, " {main} {byo_yomi} {stones}"),
+            Command::KgsTimeSettings(system) => write!(f, " {system}"),
             Command::TimeLeft {
                 color,
                 seconds,

@@ -17,7 +17,7 @@ use nom::combinator::{all_consuming, map, map_opt, opt, rest, verify};
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
-use super::command::{Command, ShotClaim};
+use super::command::{Command, ShotClaim, TimeSystem};
 use crate::games::{Color, GameKind};
 
 /// Longest raw line accepted, in bytes; longer lines are refused whole.
@@ -122,6 +122,54 @@ fn seconds(input: &str) -> Res<'_, f64> {
             .ok()
             .filter(|s| s.is_finite() && *s >= 0.0)
     })
+    .parse(input)
+}
+
+/// A word of `kgs-time_settings`, alone or before its arguments.
+fn system_word<'a>(
+    word: &'static str,
+) -> impl Parser<&'a str, Output = (), Error = nom::error::Error<&'a str>> {
+    map(terminated(tag_no_case(word), end_of_word), |_| ())
+}
+
+/// The arguments of `kgs-time_settings`, in KGS's order.
+fn time_system(input: &str) -> Res<'_, TimeSystem> {
+    alt((
+        map(system_word("none"), |()| TimeSystem::None),
+        map(preceded(system_word("absolute"), arg(seconds)), |main| {
+            TimeSystem::Absolute { main }
+        }),
+        map(
+            (
+                alt((
+                    map(system_word("byoyomi"), |()| true),
+                    map(system_word("canadian"), |()| false),
+                )),
+                arg(seconds),
+                arg(seconds),
+                arg(number),
+            ),
+            |(japanese, main, period, moves)| {
+                if japanese {
+                    TimeSystem::Byoyomi {
+                        main,
+                        period,
+                        periods: moves,
+                    }
+                } else {
+                    TimeSystem::Canadian {
+                        main,
+                        byo_yomi: period,
+                        stones: moves,
+                    }
+                }
+            },
+        ),
+        map(
+            preceded(system_word("fischer"), (arg(seconds), arg(seconds))),
+            |(main, increment)| TimeSystem::Fischer { main, increment },
+        ),
+    ))
     .parse(input)
 }
 
@@ -318,6 +366,11 @@ pub const COMMANDS: &[Spec] = &[
             )
             .parse(i)
         },
+    },
+    Spec {
+        name: "kgs-time_settings",
+        usage: "kgs-time_settings none | absolute MAIN | byoyomi MAIN PERIOD PERIODS | canadian MAIN BYO_YOMI STONES | fischer MAIN INCREMENT",
+        args: |i| map(arg(time_system), Command::KgsTimeSettings).parse(i),
     },
     Spec {
         name: "time_left",
@@ -625,6 +678,46 @@ mod tests {
             })
         );
         assert_eq!(
+            parse("kgs-time_settings byoyomi 600 30 5").1,
+            Ok(Command::KgsTimeSettings(TimeSystem::Byoyomi {
+                main: 600.0,
+                period: 30.0,
+                periods: 5
+            }))
+        );
+        assert_eq!(
+            parse("KGS-time_settings Fischer 60 5").1,
+            Ok(Command::KgsTimeSettings(TimeSystem::Fischer {
+                main: 60.0,
+                increment: 5.0
+            }))
+        );
+        for line in [
+            "kgs-time_settings none",
+            "kgs-time_settings absolute 300",
+            "kgs-time_settings canadian 0 120 25",
+        ] {
+            let command = parse(line).1.expect(line);
+            assert_eq!(command.to_string(), line);
+        }
+        for bad in [
+            "kgs-time_settings",
+            "kgs-time_settings none 5",
+            "kgs-time_settings nonesuch",
+            "kgs-time_settings absolute",
+            "kgs-time_settings absolute -1",
+            "kgs-time_settings byoyomi 600 30",
+            "kgs-time_settings canadian 0 120 2.5",
+            "kgs-time_settings fischer 60",
+            "kgs-time_settings fischer 60 nan",
+            "kgs-time_settings hourglass 60",
+        ] {
+            assert!(
+                matches!(parse(bad).1, Err(ParseError::Syntax { .. })),
+                "{bad}"
+            );
+        }
+        assert_eq!(
             parse("set_position  X O  ").1,
             Ok(Command::SetPosition("X O".into()))
         );
@@ -658,6 +751,7 @@ mod tests {
             "status",
             "final_score",
             "time_settings 60 0 0",
+            "kgs-time_settings fischer 60 0.5",
             "time_left white 30.5 0",
             "set_option depth 4",
             "perft 3",

@@ -182,6 +182,59 @@ fn draw_offers_and_the_table_score() {
     );
 }
 
+/// The `clocks=` field of the table's notation.
+fn clocks(engine: &mut Engine) -> String {
+    let position = engine.ok("position");
+    let field = position.split(' ').find(|f| f.starts_with("clocks="));
+    field.unwrap_or_default().to_string()
+}
+
+/// Regression: `time_settings 60 5 0` gave each player 60 s plus 5 s a shot; GTP 2
+/// says byo-yomi time with 0 stones is no time limit. B11's main time plus an
+/// increment is KGS's `kgs-time_settings fischer MAIN INC`.
+#[test]
+fn b11_clocks_follow_gtp_and_kgs_time_settings() {
+    let mut engine = battleship_engine(5);
+    engine.ok("time_settings 60 5 0");
+    assert_eq!(clocks(&mut engine), "clocks=-,-");
+    engine.ok("kgs-time_settings fischer 60 5");
+    assert_eq!(
+        clocks(&mut engine),
+        "clocks=60000/60000+5000,60000/60000+5000"
+    );
+    engine.ok("kgs-time_settings absolute 90");
+    assert_eq!(clocks(&mut engine), "clocks=90000/90000+0,90000/90000+0");
+    // Refused, nothing changes: periods (no B11 clock), no main time, bad words.
+    for bad in [
+        "kgs-time_settings byoyomi 60 10 5",
+        "kgs-time_settings canadian 60 300 25",
+        "time_settings 60 300 25",
+        "kgs-time_settings fischer 0 5",
+        "kgs-time_settings fischer 60",
+        "kgs-time_settings sandglass 60",
+    ] {
+        engine.refused(bad);
+        assert_eq!(
+            clocks(&mut engine),
+            "clocks=90000/90000+0,90000/90000+0",
+            "{bad}"
+        );
+    }
+    engine.ok("kgs-time_settings none");
+    assert_eq!(clocks(&mut engine), "clocks=-,-");
+    // After the start the clocks are fixed (B9).
+    engine.ok(&format!("fleet white {FLEET}"));
+    engine.ok("genfleet black");
+    engine.ok("ready white");
+    engine.ok("start");
+    assert!(
+        engine
+            .refused("kgs-time_settings fischer 60 5")
+            .contains("started")
+    );
+    assert_eq!(clocks(&mut engine), "clocks=-,-");
+}
+
 #[test]
 fn a_flag_fall_loses() {
     let mut engine = battleship_engine(4);

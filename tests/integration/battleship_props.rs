@@ -1,11 +1,16 @@
 //! Property tests of the Battleship rules (RULES.md B2–B8) and players: random fleets
 //! are legal, rings are marked, hunter games end at 20 hits without repeats, views hide
-//! unhit ships, the table notation round-trips, refused calls change nothing.
+//! unhit ships, the table notation round-trips, refused calls change nothing, and a
+//! claimed result is accepted exactly when some fleet explains it.
+
+use std::collections::HashSet;
 
 use proptest::prelude::*;
 use tabula::ai::Limits;
 use tabula::ai::battleship::{hunt, parity_hunt, random_fleet};
-use tabula::games::battleship::{Cell, Fleet, Mark, ShotResult, Table, TableError, View};
+use tabula::games::battleship::{
+    Cell, Fleet, Mark, Ship, ShipType, ShotResult, Table, TableError, View,
+};
 use tabula::games::{Color, Status};
 use tabula::rng::Rng;
 
@@ -107,6 +112,222 @@ fn random_table(seed: u64, steps: usize) -> Table {
     table
 }
 
+/// The cells of `ship` and every cell touching it, as bits `index`.
+fn halo_bits(ship: Ship) -> u128 {
+    ship.cells()
+        .flat_map(|c| c.neighbours().chain(std::iter::once(c)))
+        .fold(0, |bits, c| bits | 1 << c.index())
+}
+
+/// An exact search for a fleet consistent with a view (and, optionally, giving a
+/// claimed result at one open cell), written apart from the engine's own check. It
+/// lays ships in two stages: first, for the lowest cell still to cover (a hit, or
+/// the claimed cell of a claimed hit or sinking), every ship and segment over it;
+/// then the ships left anywhere, deciding the cells in index order (a ship laid at
+/// its first cell), with the subproblems that failed remembered (only the cells from
+/// the current one on, and the ships left, matter to them).
+struct Brute {
+    /// Cells a ship afloat may use: not shot (nor claimed a miss), or hit.
+    open: u128,
+    hits: u128,
+    /// Cells a ship must cover: the hits, and a claimed hit or sinking.
+    targets: u128,
+    claim: Option<(Cell, ShotResult)>,
+    failed: HashSet<(usize, u128, [usize; 4])>,
+    laid: Vec<Ship>,
+}
+
+fn bits(ship: Ship) -> u128 {
+    ship.cells().fold(0, |b, c| b | 1 << c.index())
+}
+
+impl Brute {
+    /// A fleet of ten that explains every shot of `view` and answers `claim`.
+    fn fleet(view: &View, claim: Option<(Cell, ShotResult)>) -> Option<Fleet> {
+        let mut open = 0u128;
+        let mut hits = 0u128;
+        for cell in Cell::all() {
+            match view.mark(cell) {
+                Mark::Unknown => open |= 1 << cell.index(),
+                Mark::Hit => {
+                    open |= 1 << cell.index();
+                    hits |= 1 << cell.index();
+                }
+                Mark::Miss | Mark::Ring | Mark::Sunk => {}
+            }
+        }
+        let mut targets = hits;
+        match claim {
+            Some((cell, ShotResult::Miss)) => open &= !(1 << cell.index()),
+            Some((cell, _)) => targets |= 1 << cell.index(),
+            None => {}
+        }
+        let banned = view.sunk().iter().fold(0, |b, &s| b | halo_bits(s));
+        let left = ShipType::ALL.map(|k| view.afloat(k));
+        let mut brute = Brute {
+            open,
+            hits,
+            targets,
+            claim,
+            failed: HashSet::new(),
+            laid: Vec::new(),
+        };
+        if !brute.cover(0, banned, left) {
+            return None;
+        }
+        let mut ships = view.sunk().to_vec();
+        ships.extend(brute.laid);
+        Some(Fleet::new(ships).expect("the search lays a legal fleet"))
+    }
+
+    /// Whether `ship` may lie here: on open cells clear of `banned`, not wholly hit
+    /// (it would be sunk), and giving the claimed result if it holds the claimed cell.
+    fn fits(&self, ship: Ship, banned: u128) -> bool {
+        let cells = bits(ship);
+        if cells & !self.open != 0 || cells & banned != 0 {
+            return false;
+        }
+        match self.claim {
+            Some((cell, result)) if ship.contains(cell) => {
+                let others = cells & !(1 << cell.index());
+                match result {
+                    ShotResult::Miss => false,
+                    ShotResult::Hit => others & !self.hits != 0,
+                    ShotResult::Sunk(k) => k == ship.kind() && others & !self.hits == 0,
+                }
+            }
+            _ => cells & !self.hits != 0,
+        }
+    }
+
+    /// Lays `ship`, goes on with `then`, and takes it back if that fails.
+    fn with(
+        &mut self,
+        ship: Ship,
+        banned: u128,
+        left: [usize; 4],
+        then: impl FnOnce(&mut Brute, u128, [usize; 4]) -> bool,
+    ) -> bool {
+        let mut after = left;
+        if let Some(n) = ShipType::ALL.iter().position(|&k| k == ship.kind()) {
+            after[n] -= 1;
+        }
+        self.laid.push(ship);
+        if then(self, banned | halo_bits(ship), after) {
+            return true;
+        }
+        self.laid.pop();
+        false
+    }
+
+    /// Stage one: covers the targets left (those not in `covered`), then stage two.
+    fn cover(&mut self, covered: u128, banned: u128, left: [usize; 4]) -> bool {
+        let uncovered = self.targets & !covered;
+        if uncovered == 0 {
+            return self.rest(0, banned, left);
+        }
+        let target = uncovered.trailing_zeros() as i32;
+        let Some(cell) = Cell::from_index(target as usize) else {
+            return false;
+        };
+        for (i, kind) in ShipType::ALL.into_iter().enumerate() {
+            let len = kind.len() as i32;
+            if left[i] == 0 {
+                continue;
+            }
+            for shift in 0..len {
+                for (dc, dr) in [(1, 0), (0, 1)] {
+                    if len == 1 && dr == 1 {
+                        continue;
+                    }
+                    let ends = (
+                        cell.offset(-dc * shift, -dr * shift),
+                        cell.offset(dc * (len - 1 - shift), dr * (len - 1 - shift)),
+                    );
+                    let (Some(from), Some(to)) = ends else {
+                        continue;
+                    };
+                    let Ok(ship) = Ship::new(from, to) else {
+                        continue;
+                    };
+                    if self.fits(ship, banned)
+                        && self.with(ship, banned, left, |b, banned, left| {
+                            b.cover(covered | bits(ship), banned, left)
+                        })
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Stage two: lays the ships `left` on the cells from `index` on.
+    fn rest(&mut self, index: usize, banned: u128, left: [usize; 4]) -> bool {
+        let needed: usize = ShipType::ALL
+            .iter()
+            .zip(left)
+            .map(|(k, n)| k.len() * n)
+            .sum();
+        if needed == 0 {
+            return true;
+        }
+        let room = (self.open & !banned) >> index;
+        let key = (index, banned >> index, left);
+        if (room.count_ones() as usize) < needed || self.failed.contains(&key) {
+            return false;
+        }
+        if let Some(start) = Cell::from_index(index) {
+            for (i, kind) in ShipType::ALL.into_iter().enumerate() {
+                let len = kind.len() as i32 - 1;
+                if left[i] == 0 {
+                    continue;
+                }
+                for (dc, dr) in [(len, 0), (0, len)] {
+                    let Some(end) = start.offset(dc, dr) else {
+                        continue;
+                    };
+                    let Ok(ship) = Ship::new(start, end) else {
+                        continue;
+                    };
+                    if self.fits(ship, banned)
+                        && self.with(ship, banned, left, |b, banned, left| {
+                            b.rest(index + 1, banned, left)
+                        })
+                    {
+                        return true;
+                    }
+                    if len == 0 {
+                        break;
+                    }
+                }
+            }
+            if self.rest(index + 1, banned, left) {
+                return true;
+            }
+        }
+        self.failed.insert(key);
+        false
+    }
+}
+
+/// A cell to shoot: most often one beside a wound (where the interesting claims
+/// are), otherwise any open cell.
+fn next_target(view: &View, rng: &mut Rng) -> Option<Cell> {
+    let beside: Vec<Cell> = view
+        .cells_marked(Mark::Hit)
+        .iter()
+        .flat_map(|c| c.sides())
+        .filter(|&c| view.is_open(c))
+        .collect();
+    if !beside.is_empty() && rng.below(3) != 0 {
+        return rng.choose(&beside).copied();
+    }
+    let open: Vec<Cell> = view.open_cells().collect();
+    rng.choose(&open).copied()
+}
+
 proptest! {
     #![proptest_config(config())]
 
@@ -129,12 +350,15 @@ proptest! {
         prop_assert!(table.ready(Color::White).is_ok());
         prop_assert!(table.start().is_ok());
         let mut fired = std::collections::HashSet::new();
+        let hidden = random_fleet(&mut rng);
         let mut hits = 0;
         let mut white_turns = 0;
         while table.status() == Status::Ongoing {
             if table.turn() == Some(Color::White) {
-                // White has no fleet to shoot at known here: it reports misses.
-                let cell = parity_hunt(table.target_view(Color::White), &mut rng);
+                // Black's fleet is not known here: white fires only at water of a
+                // hidden black fleet and reports misses (every one of them possible).
+                let view = table.target_view(Color::White);
+                let cell = view.open_cells().find(|&c| hidden.ship_at(c).is_none());
                 let cell = cell.ok_or_else(|| TestCaseError::fail("white stuck"))?;
                 prop_assert!(table.shoot_reported(Color::White, cell, ShotResult::Miss).is_ok());
                 white_turns += 1;
@@ -224,6 +448,54 @@ proptest! {
             };
             if r.is_err() {
                 prop_assert_eq!(&t, &table);
+            }
+        }
+    }
+}
+
+proptest! {
+    // Each claim is checked well under a millisecond (both searches), so more cases.
+    #![proptest_config(ProptestConfig { cases: 64, ..config() })]
+
+    /// Player mode (B3–B6): a claimed result — true or not — is accepted exactly when
+    /// some legal fleet explains every shot so far and gives that result, as an
+    /// independent exact search finds; and whatever was accepted, the result a fleet
+    /// explaining the view gives for the next shot is accepted (the game can go on).
+    #[test]
+    fn claimed_results_accepted_iff_a_fleet_explains_them(seed in any::<u64>()) {
+        let mut rng = Rng::new(seed);
+        // A fleet explaining the view so far: the hidden one, until a false claim
+        // is accepted, then the one the search found for it.
+        let mut explaining = random_fleet(&mut rng);
+        let mut view = View::new();
+        while !view.all_sunk() {
+            let Some(cell) = next_target(&view, &mut rng) else { break };
+            let truth = explaining.judge(&view, cell);
+            prop_assert_eq!(view.check(cell, truth), Ok(()), "{} {} in {}", cell, truth, explaining);
+            let claim = match rng.below(5) {
+                0 => truth,
+                1 | 2 => ShotResult::Miss,
+                3 => ShotResult::Hit,
+                _ => ShotResult::Sunk(ShipType::ALL[rng.below(4) as usize]),
+            };
+            let found = Brute::fleet(&view, Some((cell, claim)));
+            let checked = view.check(cell, claim);
+            prop_assert_eq!(
+                checked.is_ok(),
+                found.is_some(),
+                "{} {} after {:?}: {:?}, fleet {:?}",
+                cell,
+                claim,
+                view.shots(),
+                checked,
+                found.as_ref().map(ToString::to_string)
+            );
+            match found {
+                Some(fleet) => {
+                    prop_assert!(view.record(cell, claim).is_ok());
+                    explaining = fleet;
+                }
+                None => prop_assert!(view.record(cell, truth).is_ok()),
             }
         }
     }

@@ -85,6 +85,7 @@ fn list_commands_and_known_command_agree() {
         "status",
         "final_score",
         "time_settings",
+        "kgs-time_settings",
         "time_left",
         "set_option",
         "perft",

@@ -1,8 +1,16 @@
 //! Othello through the real binary: every command of CONTRACT.md's table, checked
 //! move by move against the rules library.
 
-use tabula::games::Color;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+use std::thread;
+use std::time::Duration;
+
 use tabula::games::othello::{Move, Position};
+use tabula::games::{Color, GameKind};
+use tabula::protocol::Session;
+use tabula::protocol::session::Options;
+use tabula::protocol::parse::parse_line;
 use tabula::rng::Rng;
 
 use crate::common::Engine;
@@ -136,6 +144,73 @@ fn perft_through_the_protocol() {
     engine.ok("play b f5");
     assert_eq!(engine.ok("perft 0"), "1");
     assert_eq!(engine.ok("perft 1"), "3");
+}
+
+/// Runs `perft DEPTH` from the start on a session of its own thread, raising the
+/// stop flag `raise_after` its start (`None`: before it), and waits for the answer at
+/// most a minute (perft 14 takes hours: only the flag can end it sooner).
+fn perft_stopped(depth: u32, raise_after: Option<Duration>) -> Result<String, String> {
+    let stop = Arc::new(AtomicBool::new(raise_after.is_none()));
+    let (answers, answer) = mpsc::channel();
+    let flag = Arc::clone(&stop);
+    thread::spawn(move || {
+        let mut session = Session::new(GameKind::Othello);
+        let before = session.clone();
+        let (_, command) = parse_line(&format!("perft {depth}"));
+        let outcome = session.handle(&command.expect("parses"), &flag);
+        assert_eq!(session, before, "perft changed the session");
+        let _ = answers.send(outcome);
+    });
+    if let Some(delay) = raise_after {
+        thread::sleep(delay);
+        stop.store(true, Ordering::Relaxed);
+    }
+    answer
+        .recv_timeout(Duration::from_secs(60))
+        .expect("perft ignored the stop flag")
+}
+
+/// Regression: `time_settings 60 5 0` set a clock (60 s plus 5 s a move); GTP 2 says
+/// byo-yomi time with 0 stones is no time limit, so the session is as if no clock
+/// had ever been set, and `genmove` is bound by depth alone.
+#[test]
+fn time_settings_with_byo_yomi_time_and_no_stones_means_no_clock() {
+    let stop = AtomicBool::new(false);
+    let fresh = || Session::with_options(GameKind::Othello, Options::default());
+    let mut session = fresh();
+    for line in ["time_settings 60 0 0", "time_settings 60 5 0"] {
+        let (_, command) = parse_line(line);
+        assert_eq!(
+            session.handle(&command.expect("parses"), &stop),
+            Ok(String::new())
+        );
+    }
+    assert_eq!(session, fresh());
+    let (_, fischer) = parse_line("kgs-time_settings fischer 60 5");
+    assert_eq!(
+        session.handle(&fischer.expect("parses"), &stop),
+        Ok(String::new())
+    );
+    assert_ne!(session, fresh());
+}
+
+/// Regression: perft never read the stop flag, so a deep count could not be cut short.
+#[test]
+fn perft_with_the_stop_flag_raised_answers_interrupted() {
+    assert_eq!(perft_stopped(14, None), Err("interrupted".to_string()));
+}
+
+#[test]
+fn perft_stops_soon_after_the_flag_is_raised() {
+    assert_eq!(
+        perft_stopped(14, Some(Duration::from_millis(50))),
+        Err("interrupted".to_string())
+    );
+    let (_, perft) = parse_line("perft 14");
+    assert!(
+        perft.expect("parses").thinks(),
+        "perft is interruptible like genmove"
+    );
 }
 
 #[test]

@@ -381,7 +381,11 @@ mod tests {
             assert!(hits.iter().all(|c| s >> c.index() & 1 == 1));
             // Twenty ship cells, none on a miss.
             assert_eq!(s.count_ones(), 20);
-            assert!(view.cells_marked(Mark::Miss).iter().all(|c| s >> c.index() & 1 == 0));
+            assert!(
+                view.cells_marked(Mark::Miss)
+                    .iter()
+                    .all(|c| s >> c.index() & 1 == 0)
+            );
         }
     }
 
@@ -410,10 +414,16 @@ mod tests {
 
     #[test]
     fn returns_none_when_all_spent() {
+        // A whole fleet sunk, then every cell left open missed: nothing is open.
+        let fleet = random_fleet(&mut Rng::new(3));
         let mut full = View::new();
-        for cell in Cell::all() {
-            full.record(cell, ShotResult::Miss).unwrap();
+        for cell in fleet.cells().iter().chain(Cell::all()) {
+            if full.is_open(cell) {
+                let result = fleet.judge(&full, cell);
+                full.record(cell, result).unwrap();
+            }
         }
+        assert_eq!(full.open_cells().count(), 0);
         assert_eq!(hunt(&full, &mut Rng::new(2), &free()), None);
     }
 

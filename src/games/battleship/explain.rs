@@ -131,10 +131,9 @@ impl Search {
 }
 
 impl View {
-    /// Whether some placement of the ships afloat explains every mark of this view
-    /// (see the module doc). Exact within [`NODE_BUDGET`] placements.
-    #[must_use]
-    pub fn explainable(&self) -> bool {
+    /// The search over this view: free cells and hits from the marks, and the lengths
+    /// of the ships afloat, longest first.
+    fn search(&self) -> (Search, Vec<usize>) {
         let mut free = CellSet::new();
         let mut hits = CellSet::new();
         for cell in Cell::all() {
@@ -154,7 +153,7 @@ impl View {
             }
         }
         ships.sort_unstable_by(|a, b| b.cmp(a));
-        let mut search = Search {
+        let search = Search {
             free,
             hits,
             segments: [
@@ -166,6 +165,29 @@ impl View {
             ],
             nodes: 0,
         };
+        (search, ships)
+    }
+
+    /// Whether some placement of the ships afloat explains every mark of this view
+    /// (see the module doc). Exact within [`NODE_BUDGET`] placements.
+    #[must_use]
+    pub fn explainable(&self) -> bool {
+        let (mut search, mut ships) = self.search();
         search.place(&mut ships, CellSet::new(), CellSet::new(), [0; 5])
+    }
+
+    /// A wound (the hits of one ship afloat, as [`View::wounded`] groups them) that no
+    /// single ship afloat can hold where it lies, if there is one: the view is then
+    /// not explainable, and this names why.
+    pub(super) fn boxed_wound(&self) -> Option<Vec<Cell>> {
+        let (search, ships) = self.search();
+        self.wounded().into_iter().find(|wound| {
+            let cells: CellSet = wound.iter().copied().collect();
+            !ships.iter().any(|&len| {
+                search.segments[len].iter().any(|segment| {
+                    cells.minus(segment.cells).is_empty() && search.fits(segment, CellSet::new())
+                })
+            })
+        })
     }
 }

@@ -104,6 +104,14 @@ pub enum ShotError {
     WrongLength { kind: ShipType, line: usize },
     /// `sunk`, but the ring of the sunk ship holds other hits.
     RingHasHits { ship: Ship, other: Cell },
+    /// `miss` at `cell`, but then no ship afloat fits around the line of `line`
+    /// hit(s) through `wound`: it would be a whole ship never reported sunk, or only
+    /// ships of sizes already sunk would fit.
+    BoxedIn {
+        cell: Cell,
+        wound: Cell,
+        line: usize,
+    },
     /// No placement of the ships afloat explains the view with this result (see
     /// [`View::explainable`]).
     FleetCannotCover,
@@ -134,6 +142,10 @@ impl fmt::Display for ShotError {
             ShotError::RingHasHits { ship, other } => {
                 write!(f, "the ring of {ship} holds the hit at {other}")
             }
+            ShotError::BoxedIn { cell, wound, line } => write!(
+                f,
+                "a miss at {cell} would leave no ship afloat room around the line of {line} hit(s) through {wound}"
+            ),
             ShotError::FleetCannotCover => {
                 f.write_str("no placement of the ships afloat explains these shots")
             }
@@ -263,14 +275,17 @@ impl View {
     }
 
     /// Checks that `result` is a possible answer for a shot at `cell`, and changes
-    /// nothing. A miss at an open cell is always possible. A hit or a sunk is refused
-    /// when: the cell is spent (B5); 20 cells are already hit; a hit touches it by a
-    /// corner (B3); the hits joined to it would bend. A `hit` is refused when the line of
-    /// hits through it would be 4 long (such a ship is sunk, not hit); a `sunk TYPE` when no TYPE is afloat, the line is not
-    /// exactly TYPE long, or the ring holds another hit. Finally both are refused when
-    /// no placement of the ships afloat explains the view with this result
-    /// ([`View::explainable`]: every unsunk hit on a ship, no ship touching another or
-    /// lying on a miss or ring, no afloat ship wholly hit).
+    /// nothing. Every result is refused when the cell is spent (B5). A hit or a sunk
+    /// is refused when: 20 cells are already hit; a hit touches it by a corner (B3);
+    /// the hits joined to it would bend. A `hit` is refused when the line of hits
+    /// through it would be 4 long (such a ship is sunk, not hit); a `sunk TYPE` when
+    /// no TYPE is afloat, the line is not exactly TYPE long, or the ring holds another
+    /// hit. A `miss` is refused when it leaves a wound no room for any ship afloat
+    /// (the hits would be a whole ship never reported sunk, or the room left fits only
+    /// ship sizes already sunk). Finally every result is refused when no placement of
+    /// the ships afloat explains the view with it ([`View::explainable`]: every unsunk
+    /// hit on a ship, no ship touching another or lying on a miss or ring, no afloat
+    /// ship wholly hit).
     ///
     /// # Errors
     /// The first reason found.
@@ -278,9 +293,29 @@ impl View {
         if !self.is_open(cell) {
             return Err(ShotError::Spent(cell));
         }
-        if result == ShotResult::Miss {
-            return Ok(());
+        if result != ShotResult::Miss {
+            self.check_struck(cell, result)?;
         }
+        let mut after = self.clone();
+        after.apply(cell, result);
+        if result == ShotResult::Miss
+            && let Some(wound) = after.boxed_wound()
+        {
+            return Err(ShotError::BoxedIn {
+                cell,
+                wound: wound.first().copied().unwrap_or(cell),
+                line: wound.len(),
+            });
+        }
+        if after.explainable() {
+            Ok(())
+        } else {
+            Err(ShotError::FleetCannotCover)
+        }
+    }
+
+    /// The checks of [`View::check`] proper to a `hit` or `sunk` at the open `cell`.
+    fn check_struck(&self, cell: Cell, result: ShotResult) -> Result<(), ShotError> {
         if self.hits() >= 20 {
             return Err(ShotError::TooManyHits);
         }
@@ -329,13 +364,7 @@ impl View {
                 }
             }
         }
-        let mut after = self.clone();
-        after.apply(cell, result);
-        if after.explainable() {
-            Ok(())
-        } else {
-            Err(ShotError::FleetCannotCover)
-        }
+        Ok(())
     }
 
     /// Records `result` at `cell` after [`View::check`].
@@ -502,9 +531,106 @@ mod tests {
     }
 
     #[test]
-    fn player_mode_miss_is_always_possible_on_open_cells() {
+    fn player_mode_miss_beside_a_wound_with_room_left() {
         let mut v = view(&[("E5", Hit)]);
         assert_eq!(v.record(c("E6"), Miss), Ok(()));
+    }
+
+    /// Regression: a miss was never checked. Closing a lone hit on both sides (B1 and
+    /// the edge, then A2) makes it a whole boat that was never reported sunk (B4).
+    #[test]
+    fn player_mode_miss_that_closes_a_wound_refused() {
+        let v = view(&[("A1", Hit), ("B1", Miss)]);
+        let before = v.clone();
+        assert_eq!(
+            v.check(c("A2"), Miss),
+            Err(ShotError::BoxedIn {
+                cell: c("A2"),
+                wound: c("A1"),
+                line: 1
+            })
+        );
+        assert_eq!(v, before);
+        assert_eq!(v.check(c("A2"), Hit), Ok(()));
+        // A line of two closed at both ends by water and the edge: a destroyer unsunk.
+        let v = view(&[("C10", Hit), ("D10", Hit), ("B10", Miss)]);
+        assert!(matches!(
+            v.check(c("E10"), Miss),
+            Err(ShotError::BoxedIn { line: 2, .. })
+        ));
+        assert_eq!(v.check(c("E10"), Sunk(Cruiser)), Ok(()));
+    }
+
+    /// Regression: with all three destroyers sunk, a lone hit at J10 closed on the
+    /// left (I10) and then from above (J8) has room only for a destroyer (J9-J10).
+    #[test]
+    fn player_mode_miss_leaving_room_only_for_sunk_sizes_refused() {
+        let mut v = View::new();
+        for (a, b) in [("A1", "A2"), ("C1", "C2"), ("E1", "E2")] {
+            v.record(c(a), Hit).unwrap();
+            v.record(c(b), Sunk(Destroyer)).unwrap();
+        }
+        v.record(c("J10"), Hit).unwrap();
+        v.record(c("I10"), Miss).unwrap();
+        assert_eq!(
+            v.check(c("J8"), Miss),
+            Err(ShotError::BoxedIn {
+                cell: c("J8"),
+                wound: c("J10"),
+                line: 1
+            })
+        );
+        assert_eq!(v.check(c("J7"), Miss), Ok(()));
+        assert_eq!(v.check(c("J9"), Hit), Ok(()));
+        assert_eq!(
+            v.check(c("J9"), Sunk(Destroyer)),
+            Err(ShotError::NoneAfloat(Destroyer))
+        );
+    }
+
+    /// A miss far from any wound can still be impossible: the fleet afloat would no
+    /// longer fit the open water.
+    #[test]
+    fn player_mode_miss_that_leaves_the_fleet_no_room_refused() {
+        let mut v = View::new();
+        for (from, to, kind) in [
+            ("A1", "C1", Cruiser),
+            ("E1", "G1", Cruiser),
+            ("I1", "J1", Destroyer),
+            ("A3", "B3", Destroyer),
+            ("D3", "E3", Destroyer),
+            ("G3", "G3", Boat),
+            ("I3", "I3", Boat),
+            ("A5", "A5", Boat),
+            ("C5", "C5", Boat),
+        ] {
+            let ship = Ship::new(c(from), c(to)).unwrap();
+            let cells: Vec<Cell> = ship.cells().collect();
+            let (last, rest) = cells.split_last().unwrap();
+            for &cell in rest {
+                v.record(cell, Hit).unwrap();
+            }
+            v.record(*last, Sunk(kind)).unwrap();
+        }
+        // Only the battleship is afloat; leave it row 10 alone, then A10-D10 and
+        // F10-J10 once E10 and B10 are water.
+        for cell in Cell::all().filter(|c| c.row() < 9) {
+            if v.is_open(cell) {
+                v.record(cell, Miss).unwrap();
+            }
+        }
+        v.record(c("E10"), Miss).unwrap();
+        v.record(c("B10"), Miss).unwrap();
+        for cell in ["G10", "H10", "I10"] {
+            assert_eq!(
+                v.check(c(cell), Miss),
+                Err(ShotError::FleetCannotCover),
+                "{cell}"
+            );
+        }
+        for cell in ["F10", "J10"] {
+            assert_eq!(v.check(c(cell), Miss), Ok(()), "{cell}");
+        }
     }
 
     #[test]

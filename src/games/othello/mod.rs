@@ -15,5 +15,5 @@ pub mod perft;
 pub mod position;
 
 pub use bitboard::Board;
-pub use perft::perft;
+pub use perft::{perft, perft_until};
 pub use position::{Move, NotationError, OthelloError, Position, Square};

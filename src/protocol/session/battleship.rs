@@ -6,7 +6,7 @@ use super::{Answer, Refusal, Think, joined};
 use crate::ai;
 use crate::games::Color;
 use crate::games::battleship::{Cell, Clock, Fleet, ShotResult, Table, TimeControl};
-use crate::protocol::command::ShotClaim;
+use crate::protocol::command::{ShotClaim, TimeSystem};
 
 fn parse_cell(text: &str) -> Result<Cell, Refusal> {
     Cell::parse(text).ok_or_else(|| format!("syntax error: {text:?} is not a cell (A1 to J10)"))
@@ -86,23 +86,23 @@ pub fn is_legal(table: &Table, color: Color, text: &str) -> bool {
     Cell::parse(text).is_some_and(|cell| table.is_legal(color, cell))
 }
 
-/// `time_settings` for the table's clocks (B11): `main` seconds each, plus the
-/// byo-yomi time as an increment per shot when `stones` is 0. GTP's "no limit"
-/// (`main` 0) makes the clocks unlimited. Only before the start.
-pub fn time_settings(
-    table: &mut Table,
-    main: f64,
-    byo_yomi: f64,
-    stones: u32,
-) -> Result<(), Refusal> {
-    let control = if main > 0.0 {
-        let increment = if stones == 0 { byo_yomi } else { 0.0 };
-        TimeControl::Timed {
-            main_ms: (main * 1000.0).round() as u64,
-            increment_ms: (increment * 1000.0).round() as u64,
+/// `time_settings` and `kgs-time_settings` for the table's clocks (B11): main time
+/// plus an increment per shot (`fischer`), main time alone (`absolute`, and GTP's
+/// `time_settings MAIN 0 0`), or none (`none`, and GTP's byo-yomi time with 0 stones).
+/// Byo-yomi periods are no B11 clock and are refused; so is a clock without main
+/// time. Only before the start.
+pub fn time_settings(table: &mut Table, system: TimeSystem) -> Result<(), Refusal> {
+    let timed = |main: f64, increment: f64| TimeControl::Timed {
+        main_ms: (main * 1000.0).round() as u64,
+        increment_ms: (increment * 1000.0).round() as u64,
+    };
+    let control = match system {
+        TimeSystem::None => TimeControl::Unlimited,
+        TimeSystem::Absolute { main } => timed(main, 0.0),
+        TimeSystem::Fischer { main, increment } => timed(main, increment),
+        TimeSystem::Byoyomi { .. } | TimeSystem::Canadian { .. } => {
+            return Err("battleship clocks are main time plus an increment per shot (B11): kgs-time_settings fischer MAIN INCREMENT, absolute MAIN or none".into());
         }
-    } else {
-        TimeControl::Unlimited
     };
     let mut copy = table.clone();
     for color in Color::ALL {

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 pub use clock::Clock;
 pub use options::Options;
 
-use super::command::Command;
+use super::command::{Command, TimeSystem};
 use super::parse::COMMANDS;
 use crate::ai::{self, Limits};
 use crate::games::battleship::Table;
@@ -319,13 +319,8 @@ impl Session {
                 main,
                 byo_yomi,
                 stones,
-            } => {
-                if let Game::Battleship(t) = &mut self.game {
-                    battleship::time_settings(t, *main, *byo_yomi, *stones)?;
-                }
-                self.clock.set(*main, *byo_yomi, *stones);
-                Ok(String::new())
-            }
+            } => self.time_settings(TimeSystem::from_gtp(*main, *byo_yomi, *stones)),
+            Command::KgsTimeSettings(system) => self.time_settings(*system),
             Command::TimeLeft {
                 color,
                 seconds,
@@ -351,7 +346,7 @@ impl Session {
                 Ok(String::new())
             }
             Command::Perft(depth) => match &self.game {
-                Game::Othello(p) => othello::perft(p, *depth),
+                Game::Othello(p) => othello::perft(p, *depth, stop),
                 _ => Err(self.not_in_this_game(command)),
             },
             Command::Solve(_) | Command::Hint(_) | Command::Analyze(_) => {
@@ -435,6 +430,15 @@ impl Session {
             Game::Battleship(table) => act(table).map_err(|e| e.to_string()),
             _ => Err(self.not_in_this_game(command)),
         }
+    }
+
+    /// Both clocks to `system`; Battleship's table clocks too (B11), which may refuse.
+    fn time_settings(&mut self, system: TimeSystem) -> Answer {
+        if let Game::Battleship(t) = &mut self.game {
+            battleship::time_settings(t, system)?;
+        }
+        self.clock.set(system);
+        Ok(String::new())
     }
 
     fn not_in_this_game(&self, command: &Command) -> Refusal {

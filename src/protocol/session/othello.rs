@@ -1,11 +1,13 @@
 //! Othello's side of the session: turns the protocol's text arguments into the
 //! rules' types and the rules' answers into text.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::{Answer, Options, Refusal, Think, joined};
 use crate::ai;
 use crate::ai::othello::Memory;
 use crate::games::Color;
-use crate::games::othello::{Move, Position, perft as count};
+use crate::games::othello::{Move, Position, perft_until};
 
 fn parse_move(text: &str) -> Result<Move, Refusal> {
     Move::parse(text)
@@ -48,11 +50,16 @@ pub fn final_score(position: &Position) -> String {
 /// `tabula bench` is the place for them).
 const MAX_PERFT: u32 = 14;
 
-pub fn perft(position: &Position, depth: u32) -> Answer {
+/// `perft DEPTH`: the count, or `interrupted` soon after `stop` is raised (the flag
+/// is read between subtrees of a few milliseconds each).
+pub fn perft(position: &Position, depth: u32, stop: &AtomicBool) -> Answer {
     if depth > MAX_PERFT {
         return Err(format!("depth too large (at most {MAX_PERFT})"));
     }
-    Ok(count(position.board(), depth).to_string())
+    let stopped = || stop.load(Ordering::Relaxed);
+    perft_until(position.board(), depth, &stopped)
+        .map(|count| count.to_string())
+        .ok_or_else(|| "interrupted".into())
 }
 
 /// The player's settings from the session options.
