@@ -9,8 +9,8 @@ use std::time::Duration;
 use tabula::games::othello::{Move, Position};
 use tabula::games::{Color, GameKind};
 use tabula::protocol::Session;
-use tabula::protocol::session::Options;
 use tabula::protocol::parse::parse_line;
+use tabula::protocol::session::Options;
 use tabula::rng::Rng;
 
 use crate::common::Engine;

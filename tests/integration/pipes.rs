@@ -150,3 +150,11 @@ fn fresh_engines_vary_unless_given_a_seed() {
     };
     assert_eq!(shell("set_option seed 3"), shell("set_option seed 3"));
 }
+
+#[test]
+fn a_piped_perft_counts_to_the_end() {
+    // perft honours interrupts, but the end of input is none.
+    let (answers, code) = piped(&[], "perft 10\n");
+    assert_eq!(code, Some(0));
+    assert_eq!(answers, vec!["= 24571284".to_string()]);
+}
