@@ -24,15 +24,20 @@ pub struct Answer {
     pub text: String,
 }
 
+/// Starts `tabula ARGS` with stdin and stdout piped, stderr dropped.
+pub fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the tabula binary starts")
+}
+
 impl Engine {
     pub fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the tabula binary starts");
+        let mut child = spawn(args);
         let stdout = child.stdout.take().expect("stdout is piped");
         let (sender, lines) = mpsc::channel();
         thread::spawn(move || {

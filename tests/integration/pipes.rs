@@ -3,20 +3,13 @@
 //! empty lines and comments never interrupt), and GoGui's `# interrupt` is honoured.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
 
-use crate::common::Engine;
+use crate::common::{Engine, spawn};
 
 /// Runs `tabula ARGS` with `script` piped to its stdin (closed at once) and returns
 /// its answers' texts with their `=`/`?` marks, and its exit code.
 fn piped(args: &[&str], script: &str) -> (Vec<String>, Option<i32>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the tabula binary starts");
+    let mut child = spawn(args);
     let mut stdin = child.stdin.take().expect("stdin is piped");
     stdin
         .write_all(script.as_bytes())
