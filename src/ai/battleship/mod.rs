@@ -18,6 +18,7 @@
 
 pub mod boats;
 pub mod count;
+pub mod exact;
 pub mod hunter;
 pub mod parity;
 pub mod placer;
