@@ -856,6 +856,25 @@ mod tests {
         }
     }
 
+    /// The total nodes of the exact solves of a fixed set of endgames (8 to 18
+    /// empties, so every layer and ordering band of the solver runs). It changes only
+    /// when the search tree does: a faster node must visit the same nodes.
+    const SOLVER_NODES: u64 = 11_280_485;
+
+    #[test]
+    fn the_solver_node_count_is_unchanged() {
+        let mut rng = crate::rng::Rng::new(4242);
+        let mut nodes = 0;
+        for round in 0..33 {
+            let board = random_endgame(&mut rng, 8 + round % 11);
+            let table = Table::with_buckets(1 << 14);
+            let mut solver = Solver::new(&table, Limits::depth(0));
+            solver.solve(&board, -64, 64);
+            nodes += solver.nodes;
+        }
+        assert_eq!(nodes, SOLVER_NODES, "the solver visits {nodes} nodes");
+    }
+
     #[test]
     fn a_one_bucket_table_still_solves_exactly() {
         let mut rng = crate::rng::Rng::new(77);
