@@ -59,23 +59,26 @@ impl Isa {
     }
 }
 
-/// Instantiates `$items!` (a macro that takes the attributes to put on each function
-/// and expands to functions) once per instruction set, as `mod portable` and, on
-/// x86_64, `mod x86_64_v3` whose functions carry `#[target_feature]`. Calling into
-/// `x86_64_v3` needs `unsafe` and is sound only after [`Isa::detected`] returned
-/// [`Isa::X86_64V3`]. The feature list here must match [`Isa::detect`].
+/// Instantiates `$items!` once per instruction set, as `mod portable` and, on
+/// x86_64, `mod x86_64_v3` whose functions carry `#[target_feature]`. `$items!`
+/// takes the name of the copy (`portable` or `x86_64_v3`: a kernel module with
+/// per-copy functions, such as [`crate::games::othello::bitboard::x86_64_v3`], has a
+/// submodule of that name) and the attributes to put on each function, and expands
+/// to functions. Calling into `x86_64_v3` needs `unsafe` and is sound only after
+/// [`Isa::detected`] returned [`Isa::X86_64V3`]. The feature list here must match
+/// [`Isa::detect`].
 macro_rules! isa_copies {
     ($items:ident) => {
         mod portable {
             #[allow(clippy::wildcard_imports)]
             use super::*;
-            $items!();
+            $items!(portable);
         }
         #[cfg(target_arch = "x86_64")]
         mod x86_64_v3 {
             #[allow(clippy::wildcard_imports)]
             use super::*;
-            $items!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+            $items!(x86_64_v3 #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
         }
     };
 }

@@ -31,7 +31,7 @@ use super::tt::{NO_MOVE, Table};
 use crate::ai::Limits;
 use crate::cpu::{Isa, dispatch, isa_copies};
 use crate::games::othello::Board;
-use crate::games::othello::bitboard::flips;
+use crate::games::othello::bitboard::last_flip_count;
 
 /// Below every score.
 pub const LOSS: i32 = -65;
@@ -202,11 +202,11 @@ pub fn stable_discs(player: u64, opponent: u64) -> u64 {
 #[inline(always)]
 fn last1(board: &Board, square: u32) -> i32 {
     let mine = board.player.count_ones() as i32;
-    let flipped = flips(board.player, board.opponent, square).count_ones() as i32;
+    let flipped = last_flip_count(board.player, square) as i32;
     if flipped > 0 {
         return 2 * (mine + flipped + 1) - 64;
     }
-    let flipped = flips(board.opponent, board.player, square).count_ones() as i32;
+    let flipped = last_flip_count(board.opponent, square) as i32;
     if flipped > 0 {
         return 2 * (mine - flipped) - 64;
     }
@@ -215,20 +215,6 @@ fn last1(board: &Board, square: u32) -> i32 {
     } else {
         2 * mine - 64
     }
-}
-
-/// The fastest-first key of the move to `square` leading to `next` (the opponent to
-/// move): lower is searched first.
-#[inline(always)]
-fn order_key(next: &Board, square: u32, odd: u64) -> i32 {
-    let replies = next.moves();
-    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-    let empty = next.empty();
-    // Empties next to the discs of the side that just moved: room for the opponent.
-    let potential = frontier(next.opponent, empty).count_ones() as i32;
-    let parity = i32::from(odd & (1u64 << square) != 0);
-    let corner = i32::from(CORNERS & (1u64 << square) != 0);
-    mobility * 64 + potential * 16 - parity * 8 - corner * 16
 }
 
 /// One move of a sorted list.
@@ -346,7 +332,25 @@ fn stability_cut(board: &Board, alpha: i32, n: u32) -> Option<i32> {
 /// the copy; see [`crate::cpu`]). Every function that is part of a recursion, or
 /// too big to be inlined, is here so that it is compiled with the copy's features.
 macro_rules! search_functions {
-    ($(#[$feature:meta])*) => {
+    ($isa:ident $(#[$feature:meta])*) => {
+        use crate::games::othello::bitboard::$isa::{flips, moves};
+
+        /// The fastest-first key of the move to `square` leading to `next` (the
+        /// opponent to move): lower is searched first.
+        $(#[$feature])*
+        #[inline]
+        fn order_key(next: &Board, square: u32, odd: u64) -> i32 {
+            let replies = moves(next.player, next.opponent);
+            let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            let empty = next.empty();
+            // Empties next to the discs of the side that just moved: room for the
+            // opponent.
+            let potential = frontier(next.opponent, empty).count_ones() as i32;
+            let parity = i32::from(odd & (1u64 << square) != 0);
+            let corner = i32::from(CORNERS & (1u64 << square) != 0);
+            mobility * 64 + potential * 16 - parity * 8 - corner * 16
+        }
+
         /// A small negamax over the evaluation, `depth` plies, for ordering only.
         $(#[$feature])*
         fn eval_search(
@@ -360,16 +364,16 @@ macro_rules! search_functions {
             if depth == 0 {
                 return evaluate(board);
             }
-            let moves = board.moves();
-            if moves == 0 {
+            let legal = moves(board.player, board.opponent);
+            if legal == 0 {
                 let passed = board.passed();
-                if passed.moves() == 0 {
+                if moves(passed.player, passed.opponent) == 0 {
                     return final_score(board) * DISC;
                 }
                 return -eval_search(&passed, depth - 1, -beta, -alpha, nodes);
             }
             let mut best = -INFINITY;
-            let mut rest = moves;
+            let mut rest = legal;
             while rest != 0 {
                 let square = rest.trailing_zeros();
                 rest &= rest - 1;
@@ -388,7 +392,7 @@ macro_rules! search_functions {
             best
         }
 
-        /// The legal moves of `board` (given as `moves`), sorted: `first` (the table
+        /// The legal moves of `board` (given as `legal`), sorted: `first` (the table
         /// move) at the head, then by [`order_key`], with the evaluation (or a shallow
         /// search of it) added far from the end.
         /// They are written to the head of `list`; the count is returned. The nodes of
@@ -397,14 +401,14 @@ macro_rules! search_functions {
         fn sort_into(
             list: &mut [Candidate; 32],
             board: &Board,
-            moves: u64,
+            legal: u64,
             first: Option<u32>,
             nodes: &mut u64,
         ) -> usize {
             let n = board.empty().count_ones();
             let odd = odd_quadrants(board.empty());
             let mut count = 0;
-            let mut rest = moves;
+            let mut rest = legal;
             while rest != 0 && count < 32 {
                 let square = rest.trailing_zeros();
                 rest &= rest - 1;
@@ -434,15 +438,15 @@ macro_rules! search_functions {
         /// [`Solver::best_move`].
         $(#[$feature])*
         pub(super) fn best_move(solver: &mut Solver<'_>, board: &Board) -> (Option<u32>, i32) {
-            let moves = board.moves();
-            if moves == 0 {
+            let legal = moves(board.player, board.opponent);
+            if legal == 0 {
                 let n = board.empty().count_ones();
                 return (None, -solve_child(solver, &board.passed(), -64, 64, n));
             }
             let n = board.empty().count_ones();
             let first = solver.tt.probe(board).and_then(|hit| hit.best);
             let mut list = [NO_CANDIDATE; 32];
-            let count = sort_into(&mut list, board, moves, first, &mut solver.nodes);
+            let count = sort_into(&mut list, board, legal, first, &mut solver.nodes);
             let (mut alpha, beta) = (-64, 64);
             let mut best = (list[0].square, LOSS);
             for (i, candidate) in list[..count].iter().enumerate() {
@@ -482,16 +486,16 @@ macro_rules! search_functions {
                 }
                 first = hit.best;
             }
-            let moves = board.moves();
-            if moves == 0 {
+            let legal = moves(board.player, board.opponent);
+            if legal == 0 {
                 let passed = board.passed();
-                if passed.moves() == 0 {
+                if moves(passed.player, passed.opponent) == 0 {
                     return final_score(board);
                 }
                 return -nws(solver, &passed, -beta, n);
             }
             let mut nodes = solver.nodes;
-            let count = sort_into(solver.list(n), board, moves, first, &mut nodes);
+            let count = sort_into(solver.list(n), board, legal, first, &mut nodes);
             solver.nodes = nodes;
             if n >= ETC_EMPTIES {
                 // Enhanced transposition cut-off: a child already known to fail low
@@ -554,17 +558,17 @@ macro_rules! search_functions {
                 }
                 first = hit.best;
             }
-            let moves = board.moves();
-            if moves == 0 {
+            let legal = moves(board.player, board.opponent);
+            if legal == 0 {
                 let passed = board.passed();
-                if passed.moves() == 0 {
+                if moves(passed.player, passed.opponent) == 0 {
                     return final_score(board);
                 }
                 return -pvs(solver, &passed, -beta, -alpha, n);
             }
             let original_alpha = alpha;
             let mut nodes = solver.nodes;
-            let count = sort_into(solver.list(n), board, moves, first, &mut nodes);
+            let count = sort_into(solver.list(n), board, legal, first, &mut nodes);
             solver.nodes = nodes;
             let mut best = LOSS;
             let mut best_square = NO_MOVE;
@@ -697,7 +701,7 @@ macro_rules! search_functions {
             }
             if best == LOSS {
                 let passed = board.passed();
-                if passed.moves() == 0 {
+                if moves(passed.player, passed.opponent) == 0 {
                     return final_score(board);
                 }
                 return -shallow(solver, &passed, -beta, -alpha, n);
@@ -764,6 +768,7 @@ isa_copies!(search_functions);
 mod tests {
     use super::*;
     use crate::games::othello::Position;
+    use crate::games::othello::bitboard::flips;
 
     /// Plain negamax over every move, in discs.
     fn minimax(board: &Board) -> i32 {
