@@ -98,6 +98,25 @@ fn odd_quadrants(empty: u64) -> u64 {
     odd & empty
 }
 
+/// The three squares of `empty` in the order [`odd_quadrants`] gives them: a square
+/// alone in its quadrant before a pair sharing one, otherwise lowest first.
+#[inline(always)]
+fn parity_order3(empty: u64) -> [u32; 3] {
+    let a = empty.trailing_zeros();
+    let rest = empty & (empty - 1);
+    let b = rest.trailing_zeros();
+    let c = (rest & (rest - 1)).trailing_zeros();
+    let quadrant = |square: u32| (square >> 2 & 1) | (square >> 4 & 2);
+    let (qa, qb, qc) = (quadrant(a), quadrant(b), quadrant(c));
+    if qa == qb && qb != qc {
+        [c, a, b]
+    } else if qa == qc && qa != qb {
+        [b, a, c]
+    } else {
+        [a, b, c]
+    }
+}
+
 /// The score of a finished game for the side to move (O4: empties to the winner).
 #[inline(always)]
 #[must_use]
@@ -326,6 +345,60 @@ fn stability_cut(board: &Board, alpha: i32, n: u32) -> Option<i32> {
     }
     let bound = 64 - 2 * stable_discs(board.opponent, board.player).count_ones() as i32;
     (bound <= alpha).then_some(bound)
+}
+
+/// The score of the last two empties `$first` and `$second` (lower first) of
+/// `$board`, window (`$alpha`, `$beta`): a macro, so that [`last3`] gets it inlined
+/// (a function of a compiled copy cannot be forced inline) and uses the `flips` of
+/// the copy it is expanded in.
+macro_rules! last2 {
+    ($solver:expr, $board:expr, $alpha:expr, $beta:expr, $first:expr, $second:expr) => {{
+        let (solver, board, alpha, beta): (&mut Solver<'_>, &Board, i32, i32) =
+            ($solver, $board, $alpha, $beta);
+        let (first, second): (u32, u32) = ($first, $second);
+        'last2: {
+            solver.nodes += 1;
+            let (player, opponent) = (board.player, board.opponent);
+            let mut best = LOSS;
+            let flipped = flips(player, opponent, first);
+            if flipped != 0 {
+                solver.nodes += 1;
+                best = -last1(&board.after(first, flipped), second);
+                if best >= beta {
+                    break 'last2 best;
+                }
+            }
+            let flipped = flips(player, opponent, second);
+            if flipped != 0 {
+                solver.nodes += 1;
+                best = best.max(-last1(&board.after(second, flipped), first));
+            }
+            if best > LOSS {
+                break 'last2 best;
+            }
+            // The side to move passes; the opponent may still play.
+            let passed = board.passed();
+            let mut theirs = LOSS;
+            let flipped = flips(opponent, player, first);
+            if flipped != 0 {
+                solver.nodes += 1;
+                theirs = -last1(&passed.after(first, flipped), second);
+                if theirs >= -alpha {
+                    break 'last2 -theirs;
+                }
+            }
+            let flipped = flips(opponent, player, second);
+            if flipped != 0 {
+                solver.nodes += 1;
+                theirs = theirs.max(-last1(&passed.after(second, flipped), first));
+            }
+            if theirs > LOSS {
+                -theirs
+            } else {
+                final_score(board)
+            }
+        }
+    }};
 }
 
 /// The recursive search, once per instruction set (`$feature`: the attributes of
@@ -664,6 +737,7 @@ macro_rules! search_functions {
                     let second = (empty & (empty - 1)).trailing_zeros();
                     return last2(solver, board, alpha, beta, first, second);
                 }
+                3 => return last3(solver, board, alpha, beta, parity_order3(empty)),
                 _ => {}
             }
             solver.nodes += 1;
@@ -679,15 +753,15 @@ macro_rules! search_functions {
                 while rest != 0 {
                     let square = rest.trailing_zeros();
                     rest &= rest - 1;
-                    if NEIGHBOURS[square as usize] & board.opponent == 0 {
+                    let Some(next) = play(board, square) else {
                         continue;
-                    }
-                    let flipped = flips(board.player, board.opponent, square);
-                    if flipped == 0 {
-                        continue;
-                    }
-                    let next = board.after(square, flipped);
-                    let score = -shallow(solver, &next, -beta, -alpha, n - 1);
+                    };
+                    let score = if n == 4 {
+                        let order = parity_order3(empty & !(1u64 << square));
+                        -last3(solver, &next, -beta, -alpha, order)
+                    } else {
+                        -shallow(solver, &next, -beta, -alpha, n - 1)
+                    };
                     if score > best {
                         best = score;
                         if score > alpha {
@@ -709,7 +783,70 @@ macro_rules! search_functions {
             best
         }
 
-        /// The last two empties, `first` and `second`.
+        /// The board after the side to move plays on `square`, if that is a legal
+        /// move (a square with no opponent neighbour is turned down before its
+        /// flips are computed).
+        $(#[$feature])*
+        #[inline]
+        fn play(board: &Board, square: u32) -> Option<Board> {
+            if NEIGHBOURS[square as usize] & board.opponent == 0 {
+                return None;
+            }
+            let flipped = flips(board.player, board.opponent, square);
+            // No `bool::then` here: its closure would not be inlined into a copy
+            // compiled with other features.
+            if flipped == 0 {
+                None
+            } else {
+                Some(board.after(square, flipped))
+            }
+        }
+
+        /// The last three empties, tried in the order of `squares` (see
+        /// [`parity_order3`]); the two left after a move go to [`last2!`] lower
+        /// square first. A pass loops once with the sides swapped.
+        $(#[$feature])*
+        fn last3(
+            solver: &mut Solver<'_>,
+            board: &Board,
+            alpha: i32,
+            beta: i32,
+            squares: [u32; 3],
+        ) -> i32 {
+            let (mut board, mut alpha, mut beta, mut sign) = (*board, alpha, beta, 1);
+            let empty = board.empty();
+            loop {
+                solver.nodes += 1;
+                let mut best = LOSS;
+                for square in squares {
+                    let Some(next) = play(&board, square) else {
+                        continue;
+                    };
+                    let rest = empty & !(1u64 << square);
+                    let (first, second) = (rest.trailing_zeros(), (rest & (rest - 1)).trailing_zeros());
+                    let score = -last2!(solver, &next, -beta, -alpha, first, second);
+                    if score > best {
+                        best = score;
+                        if score > alpha {
+                            alpha = score;
+                            if alpha >= beta {
+                                return sign * best;
+                            }
+                        }
+                    }
+                }
+                if best > LOSS {
+                    return sign * best;
+                }
+                let passed = board.passed();
+                if moves(passed.player, passed.opponent) == 0 {
+                    return sign * final_score(&board);
+                }
+                (board, alpha, beta, sign) = (passed, -beta, -alpha, -sign);
+            }
+        }
+
+        /// The last two empties, `first` and `second` (see [`last2!`]).
         $(#[$feature])*
         fn last2(
             solver: &mut Solver<'_>,
@@ -719,46 +856,7 @@ macro_rules! search_functions {
             first: u32,
             second: u32,
         ) -> i32 {
-            solver.nodes += 1;
-            let (player, opponent) = (board.player, board.opponent);
-            let mut best = LOSS;
-            let flipped = flips(player, opponent, first);
-            if flipped != 0 {
-                solver.nodes += 1;
-                best = -last1(&board.after(first, flipped), second);
-                if best >= beta {
-                    return best;
-                }
-            }
-            let flipped = flips(player, opponent, second);
-            if flipped != 0 {
-                solver.nodes += 1;
-                best = best.max(-last1(&board.after(second, flipped), first));
-            }
-            if best > LOSS {
-                return best;
-            }
-            // The side to move passes; the opponent may still play.
-            let passed = board.passed();
-            let mut theirs = LOSS;
-            let flipped = flips(opponent, player, first);
-            if flipped != 0 {
-                solver.nodes += 1;
-                theirs = -last1(&passed.after(first, flipped), second);
-                if theirs >= -alpha {
-                    return -theirs;
-                }
-            }
-            let flipped = flips(opponent, player, second);
-            if flipped != 0 {
-                solver.nodes += 1;
-                theirs = theirs.max(-last1(&passed.after(second, flipped), first));
-            }
-            if theirs > LOSS {
-                -theirs
-            } else {
-                final_score(board)
-            }
+            last2!(solver, board, alpha, beta, first, second)
         }
     };
 }
@@ -878,6 +976,27 @@ mod tests {
             nodes += solver.nodes;
         }
         assert_eq!(nodes, SOLVER_NODES, "the solver visits {nodes} nodes");
+    }
+
+    #[test]
+    fn three_empties_are_ordered_as_the_odd_quadrants_say() {
+        let mut rng = crate::rng::Rng::new(3);
+        for _ in 0..5000 {
+            let mut empty = 0u64;
+            while empty.count_ones() < 3 {
+                empty |= 1 << rng.below(64);
+            }
+            let odd = odd_quadrants(empty);
+            let mut expected = Vec::new();
+            for group in [odd, empty & !odd] {
+                let mut rest = group;
+                while rest != 0 {
+                    expected.push(rest.trailing_zeros());
+                    rest &= rest - 1;
+                }
+            }
+            assert_eq!(parity_order3(empty).to_vec(), expected, "{empty:#018x}");
+        }
     }
 
     #[test]
