@@ -469,10 +469,12 @@ macro_rules! search_functions {
         /// move) at the head, then by [`order_key`], with the evaluation (or a shallow
         /// search of it) added far from the end.
         /// They are written to the head of `list`; the count is returned. The nodes of
-        /// the shallow searches are added to `nodes`.
+        /// the shallow searches are added to `nodes`. From [`ETC_EMPTIES`] on, the
+        /// children's table buckets are prefetched for the look-ups that follow.
         $(#[$feature])*
         fn sort_into(
             list: &mut [Candidate; 32],
+            tt: &Table,
             board: &Board,
             legal: u64,
             first: Option<u32>,
@@ -486,6 +488,9 @@ macro_rules! search_functions {
                 let square = rest.trailing_zeros();
                 rest &= rest - 1;
                 let next = board.after(square, flips(board.player, board.opponent, square));
+                if n >= ETC_EMPTIES {
+                    tt.prefetch(&next);
+                }
                 let key = if Some(square) == first {
                     i32::MIN
                 } else if n >= ORDER_SEARCH_EMPTIES {
@@ -519,7 +524,7 @@ macro_rules! search_functions {
             let n = board.empty().count_ones();
             let first = solver.tt.probe(board).and_then(|hit| hit.best);
             let mut list = [NO_CANDIDATE; 32];
-            let count = sort_into(&mut list, board, legal, first, &mut solver.nodes);
+            let count = sort_into(&mut list, solver.tt, board, legal, first, &mut solver.nodes);
             let (mut alpha, beta) = (-64, 64);
             let mut best = (list[0].square, LOSS);
             for (i, candidate) in list[..count].iter().enumerate() {
@@ -567,8 +572,8 @@ macro_rules! search_functions {
                 }
                 return -nws(solver, &passed, -beta, n);
             }
-            let mut nodes = solver.nodes;
-            let count = sort_into(solver.list(n), board, legal, first, &mut nodes);
+            let (mut nodes, tt) = (solver.nodes, solver.tt);
+            let count = sort_into(solver.list(n), tt, board, legal, first, &mut nodes);
             solver.nodes = nodes;
             if n >= ETC_EMPTIES {
                 // Enhanced transposition cut-off: a child already known to fail low
@@ -640,8 +645,8 @@ macro_rules! search_functions {
                 return -pvs(solver, &passed, -beta, -alpha, n);
             }
             let original_alpha = alpha;
-            let mut nodes = solver.nodes;
-            let count = sort_into(solver.list(n), board, legal, first, &mut nodes);
+            let (mut nodes, tt) = (solver.nodes, solver.tt);
+            let count = sort_into(solver.list(n), tt, board, legal, first, &mut nodes);
             solver.nodes = nodes;
             let mut best = LOSS;
             let mut best_square = NO_MOVE;
