@@ -1,5 +1,5 @@
 //! Runtime CPU-feature dispatch: which compiled copy of a hot kernel this machine
-//! runs.
+//! runs; and the CPU time the process has used, for benchmarks.
 //!
 //! The release build is portable (no `-C target-cpu`), so `count_ones`,
 //! `trailing_zeros` and `x & (x - 1)` compile to long generic sequences and nothing
@@ -59,23 +59,26 @@ impl Isa {
     }
 }
 
-/// Instantiates `$items!` (a macro that takes the attributes to put on each function
-/// and expands to functions) once per instruction set, as `mod portable` and, on
-/// x86_64, `mod x86_64_v3` whose functions carry `#[target_feature]`. Calling into
-/// `x86_64_v3` needs `unsafe` and is sound only after [`Isa::detected`] returned
-/// [`Isa::X86_64V3`]. The feature list here must match [`Isa::detect`].
+/// Instantiates `$items!` once per instruction set, as `mod portable` and, on
+/// x86_64, `mod x86_64_v3` whose functions carry `#[target_feature]`. `$items!`
+/// takes the name of the copy (`portable` or `x86_64_v3`: a kernel module with
+/// per-copy functions, such as [`crate::games::othello::bitboard::x86_64_v3`], has a
+/// submodule of that name) and the attributes to put on each function, and expands
+/// to functions. Calling into `x86_64_v3` needs `unsafe` and is sound only after
+/// [`Isa::detected`] returned [`Isa::X86_64V3`]. The feature list here must match
+/// [`Isa::detect`].
 macro_rules! isa_copies {
     ($items:ident) => {
         mod portable {
             #[allow(clippy::wildcard_imports)]
             use super::*;
-            $items!();
+            $items!(portable);
         }
         #[cfg(target_arch = "x86_64")]
         mod x86_64_v3 {
             #[allow(clippy::wildcard_imports)]
             use super::*;
-            $items!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+            $items!(x86_64_v3 #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
         }
     };
 }
@@ -95,3 +98,43 @@ macro_rules! dispatch {
     };
 }
 pub(crate) use dispatch;
+
+/// The CPU time this process has used so far (every thread, user and system), in
+/// seconds, where the system reports it (Linux: `/proc/self/stat`, counted in clock
+/// ticks of 1/100 s); `None` elsewhere. For benchmarks on a loaded machine, where
+/// wall time also counts the time other processes held the cores.
+#[must_use]
+pub fn process_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces; user and
+    // system time are fields 14 and 15, the 12th and 13th after it.
+    let (_, rest) = stat.rsplit_once(')')?;
+    let mut fields = rest.split_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some((user + system) as f64 / 100.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn process_seconds_count_the_work_done() {
+        let before = process_seconds().expect("Linux reports CPU time");
+        let started = std::time::Instant::now();
+        let mut x = 1u64;
+        let mut now = before;
+        // Work until a few ticks have been charged (a loaded machine gives us the
+        // core less often: the wall-time bound is generous).
+        while now < before + 0.03 && started.elapsed().as_secs() < 60 {
+            for _ in 0..1_000_000 {
+                x = std::hint::black_box(x.wrapping_mul(6_364_136_223_846_793_005) + 1);
+            }
+            now = process_seconds().expect("Linux reports CPU time");
+        }
+        assert!(now >= before + 0.03, "{before} -> {now}");
+        assert!(now <= before + started.elapsed().as_secs_f64() * 64.0 + 1.0);
+    }
+}

@@ -17,7 +17,8 @@
 //! - [`conformance`] runs the conformance suite (`.tst` files) against any engine
 //!   command; it talks to engines only through their pipes.
 //! - [`cpu`] detects the CPU's features once and picks the compiled copy of a hot
-//!   kernel (perft, the endgame solver) that uses them.
+//!   kernel (perft, the endgame solver) that uses them, and reads the CPU time the
+//!   process has used (for the benchmarks' nodes per CPU-second).
 //! - [`rng`] is the one seeded random number generator every player uses.
 //! - [`machine`] tells what the machine offers (free memory), for checking options.
 //!

@@ -161,6 +161,7 @@ fn bench_ffo(plan: &Plan<'_>, selection: Selection) -> Result<()> {
         "ffo", "empties", "seconds", "nodes", "span", "M nodes/s", "move", "score", "known"
     );
     let (mut total_nodes, mut total_span, mut total_seconds, mut matched) = (0u64, 0u64, 0f64, 0);
+    let cpu_before = tabula::cpu::process_seconds();
     for problem in &problems {
         let started = Instant::now();
         let Some(result) = solve(&problem.position, Limits::depth(64), &settings) else {
@@ -200,10 +201,17 @@ fn bench_ffo(plan: &Plan<'_>, selection: Selection) -> Result<()> {
             if ok { "yes" } else { "NO" }
         );
     }
+    let cpu = cpu_before
+        .zip(tabula::cpu::process_seconds())
+        .map(|(a, b)| b - a);
     println!(
-        "{suite} #{first}-#{last}: {matched}/{} exact, {total_nodes} nodes (span {total_span}), {total_seconds:.3} s, {:.1} M nodes/s",
+        "{suite} #{first}-#{last}: {matched}/{} exact, {total_nodes} nodes (span {total_span}), {total_seconds:.3} s, {:.1} M nodes/s, {}",
         problems.len(),
-        total_nodes as f64 / total_seconds.max(1e-9) / 1e6
+        total_nodes as f64 / total_seconds.max(1e-9) / 1e6,
+        cpu.map_or("CPU time unknown".into(), |cpu| format!(
+            "{cpu:.2} CPU s, {:.1} M nodes per CPU-second",
+            total_nodes as f64 / cpu.max(1e-9) / 1e6
+        ))
     );
     Ok(())
 }

@@ -31,7 +31,7 @@ use super::tt::{NO_MOVE, Table};
 use crate::ai::Limits;
 use crate::cpu::{Isa, dispatch, isa_copies};
 use crate::games::othello::Board;
-use crate::games::othello::bitboard::flips;
+use crate::games::othello::bitboard::last_flip_count;
 
 /// Below every score.
 pub const LOSS: i32 = -65;
@@ -96,6 +96,25 @@ fn odd_quadrants(empty: u64) -> u64 {
         }
     }
     odd & empty
+}
+
+/// The three squares of `empty` in the order [`odd_quadrants`] gives them: a square
+/// alone in its quadrant before a pair sharing one, otherwise lowest first.
+#[inline(always)]
+fn parity_order3(empty: u64) -> [u32; 3] {
+    let a = empty.trailing_zeros();
+    let rest = empty & (empty - 1);
+    let b = rest.trailing_zeros();
+    let c = (rest & (rest - 1)).trailing_zeros();
+    let quadrant = |square: u32| (square >> 2 & 1) | (square >> 4 & 2);
+    let (qa, qb, qc) = (quadrant(a), quadrant(b), quadrant(c));
+    if qa == qb && qb != qc {
+        [c, a, b]
+    } else if qa == qc && qa != qb {
+        [b, a, c]
+    } else {
+        [a, b, c]
+    }
 }
 
 /// The score of a finished game for the side to move (O4: empties to the winner).
@@ -202,11 +221,11 @@ pub fn stable_discs(player: u64, opponent: u64) -> u64 {
 #[inline(always)]
 fn last1(board: &Board, square: u32) -> i32 {
     let mine = board.player.count_ones() as i32;
-    let flipped = flips(board.player, board.opponent, square).count_ones() as i32;
+    let flipped = last_flip_count(board.player, square) as i32;
     if flipped > 0 {
         return 2 * (mine + flipped + 1) - 64;
     }
-    let flipped = flips(board.opponent, board.player, square).count_ones() as i32;
+    let flipped = last_flip_count(board.opponent, square) as i32;
     if flipped > 0 {
         return 2 * (mine - flipped) - 64;
     }
@@ -215,20 +234,6 @@ fn last1(board: &Board, square: u32) -> i32 {
     } else {
         2 * mine - 64
     }
-}
-
-/// The fastest-first key of the move to `square` leading to `next` (the opponent to
-/// move): lower is searched first.
-#[inline(always)]
-fn order_key(next: &Board, square: u32, odd: u64) -> i32 {
-    let replies = next.moves();
-    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-    let empty = next.empty();
-    // Empties next to the discs of the side that just moved: room for the opponent.
-    let potential = frontier(next.opponent, empty).count_ones() as i32;
-    let parity = i32::from(odd & (1u64 << square) != 0);
-    let corner = i32::from(CORNERS & (1u64 << square) != 0);
-    mobility * 64 + potential * 16 - parity * 8 - corner * 16
 }
 
 /// One move of a sorted list.
@@ -342,11 +347,83 @@ fn stability_cut(board: &Board, alpha: i32, n: u32) -> Option<i32> {
     (bound <= alpha).then_some(bound)
 }
 
+/// The score of the last two empties `$first` and `$second` (lower first) of
+/// `$board`, window (`$alpha`, `$beta`): a macro, so that [`last3`] gets it inlined
+/// (a function of a compiled copy cannot be forced inline) and uses the `flips` of
+/// the copy it is expanded in.
+macro_rules! last2 {
+    ($solver:expr, $board:expr, $alpha:expr, $beta:expr, $first:expr, $second:expr) => {{
+        let (solver, board, alpha, beta): (&mut Solver<'_>, &Board, i32, i32) =
+            ($solver, $board, $alpha, $beta);
+        let (first, second): (u32, u32) = ($first, $second);
+        'last2: {
+            solver.nodes += 1;
+            let (player, opponent) = (board.player, board.opponent);
+            let mut best = LOSS;
+            let flipped = flips(player, opponent, first);
+            if flipped != 0 {
+                solver.nodes += 1;
+                best = -last1(&board.after(first, flipped), second);
+                if best >= beta {
+                    break 'last2 best;
+                }
+            }
+            let flipped = flips(player, opponent, second);
+            if flipped != 0 {
+                solver.nodes += 1;
+                best = best.max(-last1(&board.after(second, flipped), first));
+            }
+            if best > LOSS {
+                break 'last2 best;
+            }
+            // The side to move passes; the opponent may still play.
+            let passed = board.passed();
+            let mut theirs = LOSS;
+            let flipped = flips(opponent, player, first);
+            if flipped != 0 {
+                solver.nodes += 1;
+                theirs = -last1(&passed.after(first, flipped), second);
+                if theirs >= -alpha {
+                    break 'last2 -theirs;
+                }
+            }
+            let flipped = flips(opponent, player, second);
+            if flipped != 0 {
+                solver.nodes += 1;
+                theirs = theirs.max(-last1(&passed.after(second, flipped), first));
+            }
+            if theirs > LOSS {
+                -theirs
+            } else {
+                final_score(board)
+            }
+        }
+    }};
+}
+
 /// The recursive search, once per instruction set (`$feature`: the attributes of
 /// the copy; see [`crate::cpu`]). Every function that is part of a recursion, or
 /// too big to be inlined, is here so that it is compiled with the copy's features.
 macro_rules! search_functions {
-    ($(#[$feature:meta])*) => {
+    ($isa:ident $(#[$feature:meta])*) => {
+        use crate::games::othello::bitboard::$isa::{flips, moves};
+
+        /// The fastest-first key of the move to `square` leading to `next` (the
+        /// opponent to move): lower is searched first.
+        $(#[$feature])*
+        #[inline]
+        fn order_key(next: &Board, square: u32, odd: u64) -> i32 {
+            let replies = moves(next.player, next.opponent);
+            let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            let empty = next.empty();
+            // Empties next to the discs of the side that just moved: room for the
+            // opponent.
+            let potential = frontier(next.opponent, empty).count_ones() as i32;
+            let parity = i32::from(odd & (1u64 << square) != 0);
+            let corner = i32::from(CORNERS & (1u64 << square) != 0);
+            mobility * 64 + potential * 16 - parity * 8 - corner * 16
+        }
+
         /// A small negamax over the evaluation, `depth` plies, for ordering only.
         $(#[$feature])*
         fn eval_search(
@@ -360,16 +437,16 @@ macro_rules! search_functions {
             if depth == 0 {
                 return evaluate(board);
             }
-            let moves = board.moves();
-            if moves == 0 {
+            let legal = moves(board.player, board.opponent);
+            if legal == 0 {
                 let passed = board.passed();
-                if passed.moves() == 0 {
+                if moves(passed.player, passed.opponent) == 0 {
                     return final_score(board) * DISC;
                 }
                 return -eval_search(&passed, depth - 1, -beta, -alpha, nodes);
             }
             let mut best = -INFINITY;
-            let mut rest = moves;
+            let mut rest = legal;
             while rest != 0 {
                 let square = rest.trailing_zeros();
                 rest &= rest - 1;
@@ -388,27 +465,32 @@ macro_rules! search_functions {
             best
         }
 
-        /// The legal moves of `board` (given as `moves`), sorted: `first` (the table
+        /// The legal moves of `board` (given as `legal`), sorted: `first` (the table
         /// move) at the head, then by [`order_key`], with the evaluation (or a shallow
         /// search of it) added far from the end.
         /// They are written to the head of `list`; the count is returned. The nodes of
-        /// the shallow searches are added to `nodes`.
+        /// the shallow searches are added to `nodes`. From [`ETC_EMPTIES`] on, the
+        /// children's table buckets are prefetched for the look-ups that follow.
         $(#[$feature])*
         fn sort_into(
             list: &mut [Candidate; 32],
+            tt: &Table,
             board: &Board,
-            moves: u64,
+            legal: u64,
             first: Option<u32>,
             nodes: &mut u64,
         ) -> usize {
             let n = board.empty().count_ones();
             let odd = odd_quadrants(board.empty());
             let mut count = 0;
-            let mut rest = moves;
+            let mut rest = legal;
             while rest != 0 && count < 32 {
                 let square = rest.trailing_zeros();
                 rest &= rest - 1;
                 let next = board.after(square, flips(board.player, board.opponent, square));
+                if n >= ETC_EMPTIES {
+                    tt.prefetch(&next);
+                }
                 let key = if Some(square) == first {
                     i32::MIN
                 } else if n >= ORDER_SEARCH_EMPTIES {
@@ -434,15 +516,15 @@ macro_rules! search_functions {
         /// [`Solver::best_move`].
         $(#[$feature])*
         pub(super) fn best_move(solver: &mut Solver<'_>, board: &Board) -> (Option<u32>, i32) {
-            let moves = board.moves();
-            if moves == 0 {
+            let legal = moves(board.player, board.opponent);
+            if legal == 0 {
                 let n = board.empty().count_ones();
                 return (None, -solve_child(solver, &board.passed(), -64, 64, n));
             }
             let n = board.empty().count_ones();
             let first = solver.tt.probe(board).and_then(|hit| hit.best);
             let mut list = [NO_CANDIDATE; 32];
-            let count = sort_into(&mut list, board, moves, first, &mut solver.nodes);
+            let count = sort_into(&mut list, solver.tt, board, legal, first, &mut solver.nodes);
             let (mut alpha, beta) = (-64, 64);
             let mut best = (list[0].square, LOSS);
             for (i, candidate) in list[..count].iter().enumerate() {
@@ -482,16 +564,16 @@ macro_rules! search_functions {
                 }
                 first = hit.best;
             }
-            let moves = board.moves();
-            if moves == 0 {
+            let legal = moves(board.player, board.opponent);
+            if legal == 0 {
                 let passed = board.passed();
-                if passed.moves() == 0 {
+                if moves(passed.player, passed.opponent) == 0 {
                     return final_score(board);
                 }
                 return -nws(solver, &passed, -beta, n);
             }
-            let mut nodes = solver.nodes;
-            let count = sort_into(solver.list(n), board, moves, first, &mut nodes);
+            let (mut nodes, tt) = (solver.nodes, solver.tt);
+            let count = sort_into(solver.list(n), tt, board, legal, first, &mut nodes);
             solver.nodes = nodes;
             if n >= ETC_EMPTIES {
                 // Enhanced transposition cut-off: a child already known to fail low
@@ -554,17 +636,17 @@ macro_rules! search_functions {
                 }
                 first = hit.best;
             }
-            let moves = board.moves();
-            if moves == 0 {
+            let legal = moves(board.player, board.opponent);
+            if legal == 0 {
                 let passed = board.passed();
-                if passed.moves() == 0 {
+                if moves(passed.player, passed.opponent) == 0 {
                     return final_score(board);
                 }
                 return -pvs(solver, &passed, -beta, -alpha, n);
             }
             let original_alpha = alpha;
-            let mut nodes = solver.nodes;
-            let count = sort_into(solver.list(n), board, moves, first, &mut nodes);
+            let (mut nodes, tt) = (solver.nodes, solver.tt);
+            let count = sort_into(solver.list(n), tt, board, legal, first, &mut nodes);
             solver.nodes = nodes;
             let mut best = LOSS;
             let mut best_square = NO_MOVE;
@@ -660,6 +742,7 @@ macro_rules! search_functions {
                     let second = (empty & (empty - 1)).trailing_zeros();
                     return last2(solver, board, alpha, beta, first, second);
                 }
+                3 => return last3(solver, board, alpha, beta, parity_order3(empty)),
                 _ => {}
             }
             solver.nodes += 1;
@@ -675,15 +758,15 @@ macro_rules! search_functions {
                 while rest != 0 {
                     let square = rest.trailing_zeros();
                     rest &= rest - 1;
-                    if NEIGHBOURS[square as usize] & board.opponent == 0 {
+                    let Some(next) = play(board, square) else {
                         continue;
-                    }
-                    let flipped = flips(board.player, board.opponent, square);
-                    if flipped == 0 {
-                        continue;
-                    }
-                    let next = board.after(square, flipped);
-                    let score = -shallow(solver, &next, -beta, -alpha, n - 1);
+                    };
+                    let score = if n == 4 {
+                        let order = parity_order3(empty & !(1u64 << square));
+                        -last3(solver, &next, -beta, -alpha, order)
+                    } else {
+                        -shallow(solver, &next, -beta, -alpha, n - 1)
+                    };
                     if score > best {
                         best = score;
                         if score > alpha {
@@ -697,7 +780,7 @@ macro_rules! search_functions {
             }
             if best == LOSS {
                 let passed = board.passed();
-                if passed.moves() == 0 {
+                if moves(passed.player, passed.opponent) == 0 {
                     return final_score(board);
                 }
                 return -shallow(solver, &passed, -beta, -alpha, n);
@@ -705,7 +788,70 @@ macro_rules! search_functions {
             best
         }
 
-        /// The last two empties, `first` and `second`.
+        /// The board after the side to move plays on `square`, if that is a legal
+        /// move (a square with no opponent neighbour is turned down before its
+        /// flips are computed).
+        $(#[$feature])*
+        #[inline]
+        fn play(board: &Board, square: u32) -> Option<Board> {
+            if NEIGHBOURS[square as usize] & board.opponent == 0 {
+                return None;
+            }
+            let flipped = flips(board.player, board.opponent, square);
+            // No `bool::then` here: its closure would not be inlined into a copy
+            // compiled with other features.
+            if flipped == 0 {
+                None
+            } else {
+                Some(board.after(square, flipped))
+            }
+        }
+
+        /// The last three empties, tried in the order of `squares` (see
+        /// [`parity_order3`]); the two left after a move go to [`last2!`] lower
+        /// square first. A pass loops once with the sides swapped.
+        $(#[$feature])*
+        fn last3(
+            solver: &mut Solver<'_>,
+            board: &Board,
+            alpha: i32,
+            beta: i32,
+            squares: [u32; 3],
+        ) -> i32 {
+            let (mut board, mut alpha, mut beta, mut sign) = (*board, alpha, beta, 1);
+            let empty = board.empty();
+            loop {
+                solver.nodes += 1;
+                let mut best = LOSS;
+                for square in squares {
+                    let Some(next) = play(&board, square) else {
+                        continue;
+                    };
+                    let rest = empty & !(1u64 << square);
+                    let (first, second) = (rest.trailing_zeros(), (rest & (rest - 1)).trailing_zeros());
+                    let score = -last2!(solver, &next, -beta, -alpha, first, second);
+                    if score > best {
+                        best = score;
+                        if score > alpha {
+                            alpha = score;
+                            if alpha >= beta {
+                                return sign * best;
+                            }
+                        }
+                    }
+                }
+                if best > LOSS {
+                    return sign * best;
+                }
+                let passed = board.passed();
+                if moves(passed.player, passed.opponent) == 0 {
+                    return sign * final_score(&board);
+                }
+                (board, alpha, beta, sign) = (passed, -beta, -alpha, -sign);
+            }
+        }
+
+        /// The last two empties, `first` and `second` (see [`last2!`]).
         $(#[$feature])*
         fn last2(
             solver: &mut Solver<'_>,
@@ -715,46 +861,7 @@ macro_rules! search_functions {
             first: u32,
             second: u32,
         ) -> i32 {
-            solver.nodes += 1;
-            let (player, opponent) = (board.player, board.opponent);
-            let mut best = LOSS;
-            let flipped = flips(player, opponent, first);
-            if flipped != 0 {
-                solver.nodes += 1;
-                best = -last1(&board.after(first, flipped), second);
-                if best >= beta {
-                    return best;
-                }
-            }
-            let flipped = flips(player, opponent, second);
-            if flipped != 0 {
-                solver.nodes += 1;
-                best = best.max(-last1(&board.after(second, flipped), first));
-            }
-            if best > LOSS {
-                return best;
-            }
-            // The side to move passes; the opponent may still play.
-            let passed = board.passed();
-            let mut theirs = LOSS;
-            let flipped = flips(opponent, player, first);
-            if flipped != 0 {
-                solver.nodes += 1;
-                theirs = -last1(&passed.after(first, flipped), second);
-                if theirs >= -alpha {
-                    return -theirs;
-                }
-            }
-            let flipped = flips(opponent, player, second);
-            if flipped != 0 {
-                solver.nodes += 1;
-                theirs = theirs.max(-last1(&passed.after(second, flipped), first));
-            }
-            if theirs > LOSS {
-                -theirs
-            } else {
-                final_score(board)
-            }
+            last2!(solver, board, alpha, beta, first, second)
         }
     };
 }
@@ -764,6 +871,7 @@ isa_copies!(search_functions);
 mod tests {
     use super::*;
     use crate::games::othello::Position;
+    use crate::games::othello::bitboard::flips;
 
     /// Plain negamax over every move, in discs.
     fn minimax(board: &Board) -> i32 {
@@ -853,6 +961,46 @@ mod tests {
             for (isa, result) in &results[1..] {
                 assert_eq!(*result, results[0].1, "{isa:?} on {board:?}");
             }
+        }
+    }
+
+    /// The total nodes of the exact solves of a fixed set of endgames (8 to 18
+    /// empties, so every layer and ordering band of the solver runs). It changes only
+    /// when the search tree does: a faster node must visit the same nodes.
+    const SOLVER_NODES: u64 = 11_280_485;
+
+    #[test]
+    fn the_solver_node_count_is_unchanged() {
+        let mut rng = crate::rng::Rng::new(4242);
+        let mut nodes = 0;
+        for round in 0..33 {
+            let board = random_endgame(&mut rng, 8 + round % 11);
+            let table = Table::with_buckets(1 << 14);
+            let mut solver = Solver::new(&table, Limits::depth(0));
+            solver.solve(&board, -64, 64);
+            nodes += solver.nodes;
+        }
+        assert_eq!(nodes, SOLVER_NODES, "the solver visits {nodes} nodes");
+    }
+
+    #[test]
+    fn three_empties_are_ordered_as_the_odd_quadrants_say() {
+        let mut rng = crate::rng::Rng::new(3);
+        for _ in 0..5000 {
+            let mut empty = 0u64;
+            while empty.count_ones() < 3 {
+                empty |= 1 << rng.below(64);
+            }
+            let odd = odd_quadrants(empty);
+            let mut expected = Vec::new();
+            for group in [odd, empty & !odd] {
+                let mut rest = group;
+                while rest != 0 {
+                    expected.push(rest.trailing_zeros());
+                    rest &= rest - 1;
+                }
+            }
+            assert_eq!(parity_order3(empty).to_vec(), expected, "{empty:#018x}");
         }
     }
 

@@ -274,6 +274,23 @@ impl Table {
         (hash(board) as usize & self.mask) * 2
     }
 
+    /// Starts loading the bucket of `board` into the cache, for a probe or store of
+    /// it soon after: a node that looks up all its children at once lets the
+    /// memory fetch them side by side instead of one after the other.
+    #[inline]
+    pub fn prefetch(&self, board: &Board) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let slot = &self.slots[self.bucket(board)];
+            // SAFETY: a prefetch only hints the cache, reads nothing and cannot
+            // fault; the address is that of a slot of the table.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(slot).cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = board;
+    }
+
     /// The stored bounds of `board`, if any.
     #[inline]
     #[must_use]

@@ -5,6 +5,12 @@
 //! never overlap. Bit `i` is the square `row * 8 + column` (a1 = bit 0, h8 = bit 63).
 //! Playing a move or passing swaps the two sets, so every function here is written
 //! for "the side to move" and knows no colours.
+//!
+//! The hot recursions (perft, the endgame solver) are compiled once per instruction
+//! set ([`crate::cpu`]) and take [`moves`] and [`flips`] from the submodule named
+//! after their copy: [`portable`] (these) or [`x86_64_v3`] (the same results from
+//! AVX2 lanes). [`last_flip_count`] counts the flips of a game's last move from
+//! table lookups.
 
 /// Opponent discs that may lie inside a horizontal or diagonal run: not on column a
 /// or h, so a shift can never carry a run across the board's edge.
@@ -119,6 +125,202 @@ pub fn flips(player: u64, opponent: u64, square: u32) -> u64 {
         | flips_down(rays[7], player, opponent)
 }
 
+/// For each position in a line of eight squares and each set of the mover's discs on
+/// that line (bit `i`: square `i` of the line), the discs flipped by a move at that
+/// position when every other square of the line is held by the opponent. A square
+/// beyond the board's edge reads as an opponent disc with nothing after it, so it
+/// never closes a run.
+const LINE_FLIPS: [[u8; 256]; 8] = {
+    let mut table = [[0u8; 256]; 8];
+    let mut position = 0;
+    while position < 8 {
+        let mut mine = 0;
+        while mine < 256 {
+            let mut count = 0;
+            // Towards higher positions, then towards lower ones.
+            let mut i = position + 1;
+            while i < 8 && mine >> i & 1 == 0 {
+                i += 1;
+            }
+            if i < 8 {
+                count += i - position - 1;
+            }
+            let mut i = position;
+            while i > 0 && mine >> (i - 1) & 1 == 0 {
+                i -= 1;
+            }
+            if i > 0 {
+                count += position - i;
+            }
+            table[position][mine] = count as u8;
+            mine += 1;
+        }
+        position += 1;
+    }
+    table
+};
+
+/// For each square, its diagonal (towards h8) and anti-diagonal (towards a8).
+const DIAGONALS: [[u64; 2]; 64] = {
+    let mut table = [[0u64; 2]; 64];
+    let mut square = 0;
+    while square < 64 {
+        let (row, column) = ((square / 8) as i32, (square % 8) as i32);
+        let mut other = 0usize;
+        while other < 64 {
+            let (r, c) = ((other / 8) as i32, (other % 8) as i32);
+            if r - row == c - column {
+                table[square][0] |= 1u64 << other;
+            }
+            if r - row == column - c {
+                table[square][1] |= 1u64 << other;
+            }
+            other += 1;
+        }
+        square += 1;
+    }
+    table
+};
+
+const COLUMN_A: u64 = 0x0101_0101_0101_0101;
+
+/// The number of discs the side holding `player` flips by playing on `square` when
+/// every other square is filled (the last move of a game): each of the four lines
+/// through the square is read as one byte (a diagonal folded onto a row by one
+/// multiplication) and looked up in [`LINE_FLIPS`]. Equal to
+/// `flips(player, !player & !(1 << square), square).count_ones()`, without the flips.
+#[inline(always)]
+#[must_use]
+pub fn last_flip_count(player: u64, square: u32) -> u32 {
+    let square = square as usize & 63;
+    let (row, column) = (square / 8, square % 8);
+    let row_line = (player >> (square & 56)) as u8 as usize;
+    // Column `column` moved to column a, then row `i` folded to bit `i`.
+    let column_line =
+        (((player >> column) & COLUMN_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize;
+    // A diagonal has one square per column: square (r, c) folds to bit c.
+    let [down, up] = DIAGONALS[square];
+    let down_line = ((player & down).wrapping_mul(COLUMN_A) >> 56) as usize;
+    let up_line = ((player & up).wrapping_mul(COLUMN_A) >> 56) as usize;
+    u32::from(LINE_FLIPS[column][row_line])
+        + u32::from(LINE_FLIPS[row][column_line])
+        + u32::from(LINE_FLIPS[column][down_line])
+        + u32::from(LINE_FLIPS[column][up_line])
+}
+
+/// The kernels of the portable copy of a hot recursion (see [`crate::cpu`]): the
+/// plain ones.
+pub mod portable {
+    pub use super::{flips, moves};
+}
+
+/// The kernels of the x86-64-v3 copy of a hot recursion: [`moves`] and [`flips`]
+/// with the four directions of a side in the four lanes of one AVX2 register.
+/// They return exactly what the plain ones do; they may only be called from code
+/// compiled with these features, after [`crate::cpu::Isa::detected`] found them.
+#[cfg(target_arch = "x86_64")]
+pub mod x86_64_v3 {
+    use std::arch::x86_64::{
+        __m256i, _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_and_si256,
+        _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi64, _mm256_extracti128_si256,
+        _mm256_loadu_si256, _mm256_or_si256, _mm256_set_epi64x, _mm256_set1_epi64x,
+        _mm256_setzero_si256, _mm256_sllv_epi64, _mm256_srlv_epi64, _mm256_sub_epi64,
+    };
+
+    use super::{INNER, RAYS};
+
+    /// The OR of the four lanes.
+    #[inline]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    fn or_lanes(v: __m256i) -> u64 {
+        let half = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        _mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64
+    }
+
+    /// [`super::moves`]: the four line directions (steps 1, 8, 7, 9) side by side.
+    ///
+    /// # Safety
+    ///
+    /// Outside code compiled with the same features, the CPU must have them.
+    #[inline]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    #[must_use]
+    pub fn moves(player: u64, opponent: u64) -> u64 {
+        let p = _mm256_set1_epi64x(player as i64);
+        let inner = (opponent & INNER) as i64;
+        // Lanes from the lowest: steps 1, 8, 7, 9.
+        let run = _mm256_set_epi64x(inner, inner, opponent as i64, inner);
+        let step = _mm256_set_epi64x(9, 7, 8, 1);
+        let double = _mm256_set_epi64x(18, 14, 16, 2);
+        let mut up = _mm256_and_si256(run, _mm256_sllv_epi64(p, step));
+        let mut down = _mm256_and_si256(run, _mm256_srlv_epi64(p, step));
+        up = _mm256_or_si256(up, _mm256_and_si256(run, _mm256_sllv_epi64(up, step)));
+        down = _mm256_or_si256(down, _mm256_and_si256(run, _mm256_srlv_epi64(down, step)));
+        let pair_up = _mm256_and_si256(run, _mm256_sllv_epi64(run, step));
+        let pair_down = _mm256_srlv_epi64(pair_up, step);
+        up = _mm256_or_si256(up, _mm256_and_si256(pair_up, _mm256_sllv_epi64(up, double)));
+        down = _mm256_or_si256(
+            down,
+            _mm256_and_si256(pair_down, _mm256_srlv_epi64(down, double)),
+        );
+        up = _mm256_or_si256(up, _mm256_and_si256(pair_up, _mm256_sllv_epi64(up, double)));
+        down = _mm256_or_si256(
+            down,
+            _mm256_and_si256(pair_down, _mm256_srlv_epi64(down, double)),
+        );
+        let reach = _mm256_or_si256(_mm256_sllv_epi64(up, step), _mm256_srlv_epi64(down, step));
+        or_lanes(reach) & !(player | opponent)
+    }
+
+    /// [`super::flips`]: the four rays towards higher squares in one register, the
+    /// four towards lower squares in another.
+    ///
+    /// # Safety
+    ///
+    /// As [`moves`].
+    #[inline]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    #[must_use]
+    pub fn flips(player: u64, opponent: u64, square: u32) -> u64 {
+        let rays = &RAYS[square as usize & 63];
+        // SAFETY: each half of `rays` is four `u64`s, the 32 bytes an unaligned
+        // load reads.
+        let (rays_up, rays_down) = unsafe {
+            (
+                _mm256_loadu_si256(rays.as_ptr().cast()),
+                _mm256_loadu_si256(rays[4..].as_ptr().cast()),
+            )
+        };
+        let p = _mm256_set1_epi64x(player as i64);
+        let o = _mm256_set1_epi64x(opponent as i64);
+        let zero = _mm256_setzero_si256();
+        // Upwards: the first square that is no opponent disc is the lowest bit.
+        let stop = _mm256_andnot_si256(o, rays_up);
+        let first = _mm256_and_si256(stop, _mm256_sub_epi64(zero, stop));
+        let before = _mm256_and_si256(_mm256_sub_epi64(first, _mm256_set1_epi64x(1)), rays_up);
+        let open = _mm256_cmpeq_epi64(_mm256_and_si256(first, p), zero);
+        let flipped_up = _mm256_andnot_si256(open, before);
+        // Downwards (steps 1, 7, 8, 9 down, as the rays): every stop smeared along
+        // the ray away from the square; the first stop is the one no other stop
+        // smears onto, and the squares before it are those left unsmeared.
+        let stop = _mm256_andnot_si256(o, rays_down);
+        let step = _mm256_set_epi64x(9, 8, 7, 1);
+        let mut smear = _mm256_or_si256(stop, _mm256_srlv_epi64(stop, step));
+        smear = _mm256_or_si256(
+            smear,
+            _mm256_srlv_epi64(smear, _mm256_set_epi64x(18, 16, 14, 2)),
+        );
+        smear = _mm256_or_si256(
+            smear,
+            _mm256_srlv_epi64(smear, _mm256_set_epi64x(36, 32, 28, 4)),
+        );
+        let first = _mm256_andnot_si256(_mm256_srlv_epi64(smear, step), stop);
+        let open = _mm256_cmpeq_epi64(_mm256_and_si256(first, p), zero);
+        let flipped_down = _mm256_andnot_si256(open, _mm256_andnot_si256(smear, rays_down));
+        or_lanes(_mm256_or_si256(flipped_up, flipped_down))
+    }
+}
+
 /// A side-relative board: the discs of the side to move and of its opponent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
@@ -197,6 +399,57 @@ mod tests {
             }
         }
         result
+    }
+
+    #[test]
+    fn last_flip_counts_agree_with_the_flips_on_full_boards() {
+        let mut rng = crate::rng::Rng::new(12);
+        for round in 0..20_000 {
+            let square = (round % 64) as u32;
+            let bit = 1u64 << square;
+            // Sparse, dense and even boards for the mover.
+            let player = match round % 3 {
+                0 => rng.next_u64(),
+                1 => rng.next_u64() & rng.next_u64(),
+                _ => rng.next_u64() | rng.next_u64(),
+            } & !bit;
+            for mover in [player, !player & !bit] {
+                let other = !mover & !bit;
+                assert_eq!(
+                    last_flip_count(mover, square),
+                    flips(mover, other, square).count_ones(),
+                    "{mover:#018x} on {square}"
+                );
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_x86_64_v3_kernels_agree_with_the_plain_ones() {
+        if crate::cpu::Isa::detected() == crate::cpu::Isa::Portable {
+            return;
+        }
+        let mut rng = crate::rng::Rng::new(13);
+        for round in 0..20_000 {
+            let a = rng.next_u64();
+            let b = if round % 2 == 0 {
+                rng.next_u64() & !a
+            } else {
+                !a & (rng.next_u64() | rng.next_u64())
+            };
+            let (player, opponent) = if round % 4 < 2 { (a, b) } else { (b, a) };
+            // SAFETY: the features of the copy were detected above.
+            let fast = unsafe { x86_64_v3::moves(player, opponent) };
+            assert_eq!(fast, moves(player, opponent), "{player:#x} {opponent:#x}");
+            for square in 0..64 {
+                if (player | opponent) >> square & 1 == 0 {
+                    // SAFETY: as above.
+                    let fast = unsafe { x86_64_v3::flips(player, opponent, square) };
+                    assert_eq!(fast, flips(player, opponent, square), "square {square}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -64,31 +64,34 @@ fn perft_on(isa: Isa, board: Board, depth: u32) -> u64 {
     dispatch!(isa, perft(board, depth))
 }
 
-/// The recursion, once per instruction set (`$feature`: the attributes of the copy).
+/// The recursion, once per instruction set (`$isa`: the copy's name, whose kernels it
+/// uses; `$feature`: the attributes of the copy).
 macro_rules! perft_recursion {
-    ($(#[$feature:meta])*) => {
+    ($isa:ident $(#[$feature:meta])*) => {
+        use crate::games::othello::bitboard::$isa::{flips, moves};
+
         $(#[$feature])*
         pub(super) fn perft(board: Board, depth: u32) -> u64 {
             if depth == 0 {
                 return 1;
             }
-            let moves = board.moves();
-            if moves == 0 {
+            let legal = moves(board.player, board.opponent);
+            if legal == 0 {
                 let passed = board.passed();
-                if passed.moves() == 0 {
+                if moves(passed.player, passed.opponent) == 0 {
                     return 1; // The game is over: one leaf.
                 }
                 return perft(passed, depth - 1);
             }
             if depth == 1 {
-                return u64::from(moves.count_ones());
+                return u64::from(legal.count_ones());
             }
             let mut total = 0;
-            let mut rest = moves;
+            let mut rest = legal;
             while rest != 0 {
                 let square = rest.trailing_zeros();
                 rest &= rest - 1;
-                let flipped = bitboard::flips(board.player, board.opponent, square);
+                let flipped = flips(board.player, board.opponent, square);
                 total += perft(board.after(square, flipped), depth - 1);
             }
             total
@@ -170,7 +173,7 @@ mod tests {
                 let square = moves.trailing_zeros();
                 board = board.after(
                     square,
-                    bitboard::flips(board.player, board.opponent, square),
+                    crate::games::othello::bitboard::flips(board.player, board.opponent, square),
                 );
             }
             boards.push(board);
