@@ -16,7 +16,7 @@
 //! - `3 ≤ n ≤ SHALLOW`: no sorting, empties in odd quadrants first (parity); the
 //!   stability cut-off from 4 empties.
 //! - the last two empties unrolled, and the very last one counted without making the
-//!   move ([`last1`]).
+//!   move (`last1`).
 //!
 //! The recursion is compiled once per instruction set from one source
 //! (`search_functions!`, see [`crate::cpu`]); [`Solver`] runs the copy for the

@@ -169,7 +169,7 @@ impl View {
     }
 
     /// Whether some placement of the ships afloat explains every mark of this view
-    /// (see the module doc). Exact within [`NODE_BUDGET`] placements.
+    /// (see the module doc). Exact within `NODE_BUDGET` placements.
     #[must_use]
     pub fn explainable(&self) -> bool {
         let (mut search, mut ships) = self.search();

@@ -187,7 +187,7 @@ const COLUMN_A: u64 = 0x0101_0101_0101_0101;
 /// The number of discs the side holding `player` flips by playing on `square` when
 /// every other square is filled (the last move of a game): each of the four lines
 /// through the square is read as one byte (a diagonal folded onto a row by one
-/// multiplication) and looked up in [`LINE_FLIPS`]. Equal to
+/// multiplication) and looked up in `LINE_FLIPS`. Equal to
 /// `flips(player, !player & !(1 << square), square).count_ones()`, without the flips.
 #[inline(always)]
 #[must_use]
