@@ -365,24 +365,6 @@ mod tests {
     }
 
     #[test]
-    fn the_look_ahead_picks_an_open_cell() {
-        let mut view = View::new();
-        for cell in ["A1", "C3", "E5", "G7", "B9", "J2", "H4", "D8"] {
-            view.record(c(cell), ShotResult::Miss).unwrap();
-        }
-        view.record(c("F2"), ShotResult::Hit).unwrap();
-        let mut rng = Rng::new(6);
-        let belief = belief(&view, &mut rng, &free(), 500);
-        assert!(belief.samples.len() >= 100);
-        let hits = view.cells_marked(Mark::Hit);
-        for &s in &belief.samples {
-            assert!(hits.iter().all(|c| s >> c.index() & 1 == 1));
-        }
-        let cell = lookahead(&view, &belief).unwrap();
-        assert!(view.is_open(cell), "{cell}");
-    }
-
-    #[test]
     fn a_likely_boat_is_worth_more_than_a_slightly_likelier_destroyer() {
         let view = View::new();
         let mut by_length = [[0.0; 100]; 4];
