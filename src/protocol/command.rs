@@ -39,6 +39,8 @@ pub enum Command {
     Quit,
     /// `gogui-interrupt`: says the engine honours `# interrupt` lines; does nothing.
     GoguiInterrupt,
+    /// GTP 2's `komi FLOAT`: accepted and ignored (no game here has komi).
+    Komi(f64),
     ListGames,
     SetGame(GameKind),
     ClearBoard,
@@ -114,6 +116,7 @@ impl Command {
             Command::ListCommands => "list_commands",
             Command::Quit => "quit",
             Command::GoguiInterrupt => "gogui-interrupt",
+            Command::Komi(_) => "komi",
             Command::ListGames => "list_games",
             Command::SetGame(_) => "set_game",
             Command::ClearBoard => "clear_board",
@@ -169,6 +172,7 @@ impl fmt::Display for Command {
         f.write_str(self.name())?;
         match self {
             Command::KnownCommand(name) => write!(f, " {name}"),
+            Command::Komi(komi) => write!(f, " {komi}"),
             Command::SetGame(kind) => write!(f, " {}", kind.name()),
             Command::BoardSize(size) => write!(f, " {size}"),
             Command::SetPosition(text) => write!(f, " {text}"),

@@ -125,6 +125,14 @@ fn seconds(input: &str) -> Res<'_, f64> {
     .parse(input)
 }
 
+/// Any finite decimal number (GTP's float).
+fn float(input: &str) -> Res<'_, f64> {
+    map_opt(token, |word: &str| {
+        word.parse::<f64>().ok().filter(|x| x.is_finite())
+    })
+    .parse(input)
+}
+
 /// The rest of the line: at least one character.
 fn text(input: &str) -> Res<'_, String> {
     map(verify(rest, |s: &str| !s.trim().is_empty()), |s: &str| {
@@ -223,6 +231,11 @@ pub const COMMANDS: &[Spec] = &[
         name: "gogui-interrupt",
         usage: "gogui-interrupt",
         args: |i| none(i, Command::GoguiInterrupt),
+    },
+    Spec {
+        name: "komi",
+        usage: "komi FLOAT",
+        args: |i| map(arg(float), Command::Komi).parse(i),
     },
     Spec {
         name: "list_games",
@@ -576,6 +589,12 @@ mod tests {
             parse("time_left b -3 0").1,
             Err(ParseError::Syntax { .. })
         ));
+        assert!(matches!(parse("komi x").1, Err(ParseError::Syntax { .. })));
+        assert!(matches!(
+            parse("komi inf").1,
+            Err(ParseError::Syntax { .. })
+        ));
+        assert_eq!(parse("komi -7.5").1, Ok(Command::Komi(-7.5)));
         assert!(matches!(
             parse("time_left b nan 0").1,
             Err(ParseError::Syntax { .. })
@@ -642,6 +661,7 @@ mod tests {
             "list_commands",
             "quit",
             "gogui-interrupt",
+            "komi 6.5",
             "list_games",
             "set_game othello",
             "clear_board",

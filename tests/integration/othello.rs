@@ -189,7 +189,31 @@ fn plays_to_the_end(engine: &mut Engine) {
             "genmove plays its move"
         );
     }
-    assert!(engine.refused("genmove black").contains("over"));
+    let end = engine.ok("position");
+    for color in ["black", "white"] {
+        assert_eq!(engine.ok(&format!("genmove {color}")), "pass");
+        assert_eq!(engine.ok(&format!("reg_genmove {color}")), "pass");
+    }
+    assert_eq!(
+        engine.ok("position"),
+        end,
+        "a pass after the end plays nothing"
+    );
+    assert!(engine.refused("play black pass").contains("over"));
+    assert_eq!(engine.ok("is_legal black pass"), "false");
+}
+
+#[test]
+fn komi_is_accepted_and_changes_nothing() {
+    let mut engine = Engine::othello();
+    let start = engine.ok("position");
+    for komi in ["0", "6.5", "-7.5", "1e2"] {
+        assert_eq!(engine.ok(&format!("komi {komi}")), "");
+    }
+    assert!(engine.refused("komi").contains("usage"));
+    assert!(engine.refused("komi six").contains("usage"));
+    assert_eq!(engine.ok("position"), start);
+    assert_eq!(engine.ok("known_command komi"), "true");
 }
 
 #[test]

@@ -229,6 +229,7 @@ impl Session {
             Command::KnownCommand(name) => Ok(super::parse::spec(name).is_some().to_string()),
             Command::ListCommands => Ok(joined(COMMANDS.iter().map(|s| s.name), "\n")),
             Command::Quit | Command::GoguiInterrupt => Ok(String::new()),
+            Command::Komi(_) => Ok(String::new()),
             Command::ListGames => Ok(GameKind::ALL.map(GameKind::name).join("\n")),
             Command::SetGame(kind) => {
                 self.game = Game::new(*kind);

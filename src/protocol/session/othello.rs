@@ -143,7 +143,9 @@ pub fn genmove(
     memory: &mut Option<Memory>,
 ) -> Answer {
     if position.is_over() {
-        return Err("the game is over".into());
+        // Both sides pass once the game is over: GUIs and match runners (GoGui,
+        // gogui-twogtp) end a game on two passes and abort on an error.
+        return Ok(Move::Pass.to_string());
     }
     if color != position.side_to_move() {
         return Err(format!("{} is not to move", color.name()));
