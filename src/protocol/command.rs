@@ -28,6 +28,33 @@ impl fmt::Display for ShotClaim {
     }
 }
 
+/// GoGui's referee queries, `gogui-rules_*`: what GoGui asks a program that knows
+/// the rules of a game other than Go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RulesQuery {
+    GameId,
+    BoardSize,
+    Board,
+    SideToMove,
+    LegalMoves,
+    FinalResult,
+}
+
+impl RulesQuery {
+    /// The command's name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            RulesQuery::GameId => "gogui-rules_game_id",
+            RulesQuery::BoardSize => "gogui-rules_board_size",
+            RulesQuery::Board => "gogui-rules_board",
+            RulesQuery::SideToMove => "gogui-rules_side_to_move",
+            RulesQuery::LegalMoves => "gogui-rules_legal_moves",
+            RulesQuery::FinalResult => "gogui-rules_final_result",
+        }
+    }
+}
+
 /// One command of the protocol with its arguments.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -41,6 +68,12 @@ pub enum Command {
     GoguiInterrupt,
     /// GTP 2's `komi FLOAT`: accepted and ignored (no game here has komi).
     Komi(f64),
+    /// `gogui-rules_*`: GoGui's referee queries (Othello).
+    GoguiRules(RulesQuery),
+    /// `gogui-analyze_commands`: the analyses GoGui offers in its menu.
+    GoguiAnalyzeCommands,
+    /// `tabula-scores_gfx`: every legal move's score as GoGui board labels (Othello).
+    ScoresGfx,
     ListGames,
     SetGame(GameKind),
     ClearBoard,
@@ -117,6 +150,9 @@ impl Command {
             Command::Quit => "quit",
             Command::GoguiInterrupt => "gogui-interrupt",
             Command::Komi(_) => "komi",
+            Command::GoguiRules(query) => query.name(),
+            Command::GoguiAnalyzeCommands => "gogui-analyze_commands",
+            Command::ScoresGfx => "tabula-scores_gfx",
             Command::ListGames => "list_games",
             Command::SetGame(_) => "set_game",
             Command::ClearBoard => "clear_board",
@@ -162,6 +198,7 @@ impl Command {
                 | Command::Solve(_)
                 | Command::Hint(_)
                 | Command::Analyze(_)
+                | Command::ScoresGfx
         )
     }
 }
@@ -218,6 +255,9 @@ impl fmt::Display for Command {
             | Command::ListCommands
             | Command::Quit
             | Command::GoguiInterrupt
+            | Command::GoguiRules(_)
+            | Command::GoguiAnalyzeCommands
+            | Command::ScoresGfx
             | Command::ListGames
             | Command::ClearBoard
             | Command::Position

@@ -17,7 +17,7 @@ use nom::combinator::{all_consuming, map, map_opt, opt, rest, verify};
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
-use super::command::{Command, ShotClaim};
+use super::command::{Command, RulesQuery, ShotClaim};
 use crate::games::{Color, GameKind};
 
 /// Longest raw line accepted, in bytes; longer lines are refused whole.
@@ -236,6 +236,46 @@ pub const COMMANDS: &[Spec] = &[
         name: "komi",
         usage: "komi FLOAT",
         args: |i| map(arg(float), Command::Komi).parse(i),
+    },
+    Spec {
+        name: "gogui-rules_game_id",
+        usage: "gogui-rules_game_id",
+        args: |i| none(i, Command::GoguiRules(RulesQuery::GameId)),
+    },
+    Spec {
+        name: "gogui-rules_board_size",
+        usage: "gogui-rules_board_size",
+        args: |i| none(i, Command::GoguiRules(RulesQuery::BoardSize)),
+    },
+    Spec {
+        name: "gogui-rules_board",
+        usage: "gogui-rules_board",
+        args: |i| none(i, Command::GoguiRules(RulesQuery::Board)),
+    },
+    Spec {
+        name: "gogui-rules_side_to_move",
+        usage: "gogui-rules_side_to_move",
+        args: |i| none(i, Command::GoguiRules(RulesQuery::SideToMove)),
+    },
+    Spec {
+        name: "gogui-rules_legal_moves",
+        usage: "gogui-rules_legal_moves",
+        args: |i| none(i, Command::GoguiRules(RulesQuery::LegalMoves)),
+    },
+    Spec {
+        name: "gogui-rules_final_result",
+        usage: "gogui-rules_final_result",
+        args: |i| none(i, Command::GoguiRules(RulesQuery::FinalResult)),
+    },
+    Spec {
+        name: "gogui-analyze_commands",
+        usage: "gogui-analyze_commands",
+        args: |i| none(i, Command::GoguiAnalyzeCommands),
+    },
+    Spec {
+        name: "tabula-scores_gfx",
+        usage: "tabula-scores_gfx",
+        args: |i| none(i, Command::ScoresGfx),
     },
     Spec {
         name: "list_games",
@@ -662,6 +702,14 @@ mod tests {
             "quit",
             "gogui-interrupt",
             "komi 6.5",
+            "gogui-rules_game_id",
+            "gogui-rules_board_size",
+            "gogui-rules_board",
+            "gogui-rules_side_to_move",
+            "gogui-rules_legal_moves",
+            "gogui-rules_final_result",
+            "gogui-analyze_commands",
+            "tabula-scores_gfx",
             "list_games",
             "set_game othello",
             "clear_board",

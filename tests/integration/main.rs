@@ -8,6 +8,7 @@ mod budget;
 mod common;
 mod conformance;
 mod framing;
+mod gogui;
 mod othello;
 mod othello_ai;
 mod othello_props;

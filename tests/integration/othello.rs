@@ -11,7 +11,7 @@ fn color_word(color: Color) -> &'static str {
     color.name()
 }
 
-fn legal_text(position: &Position) -> String {
+pub fn legal_text(position: &Position) -> String {
     position
         .legal_moves()
         .iter()

@@ -8,6 +8,7 @@
 
 mod battleship;
 mod clock;
+mod gogui;
 mod options;
 mod othello;
 mod shell;
@@ -214,7 +215,7 @@ impl Session {
     /// included.
     pub fn handle(&mut self, command: &Command, stop: &AtomicBool) -> Answer {
         let rng = self.rng.clone();
-        let answer = self.dispatch(command, stop);
+        let answer = gogui::dispatch_in_rows(self, command, stop);
         if answer.is_err() {
             self.rng = rng;
         }
@@ -230,6 +231,9 @@ impl Session {
             Command::ListCommands => Ok(joined(COMMANDS.iter().map(|s| s.name), "\n")),
             Command::Quit | Command::GoguiInterrupt => Ok(String::new()),
             Command::Komi(_) => Ok(String::new()),
+            Command::GoguiRules(query) => gogui::rules(self, *query),
+            Command::GoguiAnalyzeCommands => Ok(gogui::analyze_commands(self.game.kind())),
+            Command::ScoresGfx => gogui::scores_gfx(self, stop),
             Command::ListGames => Ok(GameKind::ALL.map(GameKind::name).join("\n")),
             Command::SetGame(kind) => {
                 self.game = Game::new(*kind);

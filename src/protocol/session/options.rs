@@ -30,6 +30,9 @@ pub struct Options {
     pub endgame: u32,
     /// Othello: the midgame evaluation.
     pub evaluation: Evaluation,
+    /// Othello: squares as GoGui numbers them (row 1 at the bottom) in every move
+    /// read and written, so GoGui draws the board the right way up.
+    pub gogui_rows: bool,
 }
 
 impl Default for Options {
@@ -45,12 +48,13 @@ impl Default for Options {
             shell_selection: Selection::RegretMatching,
             endgame: 20,
             evaluation: Evaluation::Pattern,
+            gogui_rows: false,
         }
     }
 }
 
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 10] = [
+pub const OPTION_NAMES: [&str; 11] = [
     "movetime",
     "depth",
     "threads",
@@ -61,6 +65,7 @@ pub const OPTION_NAMES: [&str; 10] = [
     "player",
     "endgame",
     "eval",
+    "coordinates",
 ];
 
 fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
@@ -121,6 +126,17 @@ impl Options {
             "eval" => {
                 self.evaluation = Evaluation::from_name(value)
                     .ok_or_else(|| format!("invalid value for {name}: expected hand or pattern"))?;
+            }
+            "coordinates" => {
+                self.gogui_rows = match value.to_ascii_lowercase().as_str() {
+                    "standard" => false,
+                    "gogui" => true,
+                    _ => {
+                        return Err(format!(
+                            "invalid value for {name}: expected standard or gogui"
+                        ));
+                    }
+                };
             }
             _ => {
                 return Err(format!(
