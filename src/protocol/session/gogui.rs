@@ -17,8 +17,8 @@ use std::time::Instant;
 use super::{Answer, Game, Session, joined, othello};
 use crate::ai;
 use crate::ai::othello::{Memory, Score};
-use crate::games::othello::{Move, Position, Square};
 use crate::games::GameKind;
+use crate::games::othello::{Move, Position, Square};
 use crate::protocol::command::{Command, RulesQuery};
 
 /// Handles `command`, mirrored to and from GoGui's rows when the option asks for it.
