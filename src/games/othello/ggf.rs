@@ -91,18 +91,16 @@ pub fn play_lenient(position: &mut Position, mv: Move) -> Result<Vec<Move>, Stri
     }
     if mv != Move::Pass && !position.is_over() && position.legal_moves() == [Move::Pass] {
         let mut passed = *position;
-        passed
-            .play(side, Move::Pass)
-            .map_err(|e| format!("{mv}: {e}"))?;
+        passed.play(side, Move::Pass).map_err(|e| e.to_string())?;
         let other = passed.side_to_move();
-        passed.play(other, mv).map_err(|e| format!("{mv}: {e}"))?;
+        passed.play(other, mv).map_err(|e| e.to_string())?;
         *position = passed;
         return Ok(vec![Move::Pass, mv]);
     }
     let mut copy = *position;
     Err(match copy.play(side, mv) {
-        Err(e) => format!("{mv}: {e}"),
-        Ok(()) => format!("{mv}: illegal"),
+        Err(e) => e.to_string(),
+        Ok(()) => format!("{mv} is illegal"),
     })
 }
 

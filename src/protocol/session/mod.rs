@@ -19,6 +19,8 @@ use std::time::{Duration, Instant};
 
 pub use clock::Clock;
 pub use options::Options;
+/// Othello's search settings from the options (NBoard mode shares them).
+pub use othello::settings as othello_settings;
 
 use super::command::Command;
 use super::parse::COMMANDS;
