@@ -74,6 +74,11 @@ pub enum Command {
     GoguiAnalyzeCommands,
     /// `tabula-scores_gfx`: every legal move's score as GoGui board labels (Othello).
     ScoresGfx,
+    /// `tabula-heat_gfx COLOR`: the hunter's hit probabilities for COLOR's shots
+    /// (Battleship).
+    HeatGfx(Color),
+    /// `tabula-mix_gfx COLOR`: the search's mixed strategy for COLOR (What the Shell).
+    MixGfx(Color),
     ListGames,
     SetGame(GameKind),
     ClearBoard,
@@ -153,6 +158,8 @@ impl Command {
             Command::GoguiRules(query) => query.name(),
             Command::GoguiAnalyzeCommands => "gogui-analyze_commands",
             Command::ScoresGfx => "tabula-scores_gfx",
+            Command::HeatGfx(_) => "tabula-heat_gfx",
+            Command::MixGfx(_) => "tabula-mix_gfx",
             Command::ListGames => "list_games",
             Command::SetGame(_) => "set_game",
             Command::ClearBoard => "clear_board",
@@ -199,6 +206,8 @@ impl Command {
                 | Command::Hint(_)
                 | Command::Analyze(_)
                 | Command::ScoresGfx
+                | Command::HeatGfx(_)
+                | Command::MixGfx(_)
         )
     }
 }
@@ -227,7 +236,9 @@ impl fmt::Display for Command {
             | Command::Ready(color)
             | Command::OfferDraw(color)
             | Command::AcceptDraw(color)
-            | Command::DeclineDraw(color) => write!(f, " {}", color.name()),
+            | Command::DeclineDraw(color)
+            | Command::HeatGfx(color)
+            | Command::MixGfx(color) => write!(f, " {}", color.name()),
             Command::IsLegal(color, mv) => write!(f, " {} {mv}", color.name()),
             Command::ShowBoard(Some(color)) => write!(f, " {}", color.name()),
             Command::ShowBoard(None) => Ok(()),

@@ -278,6 +278,16 @@ pub const COMMANDS: &[Spec] = &[
         args: |i| none(i, Command::ScoresGfx),
     },
     Spec {
+        name: "tabula-heat_gfx",
+        usage: "tabula-heat_gfx COLOR",
+        args: |i| one_color(i, Command::HeatGfx),
+    },
+    Spec {
+        name: "tabula-mix_gfx",
+        usage: "tabula-mix_gfx COLOR",
+        args: |i| one_color(i, Command::MixGfx),
+    },
+    Spec {
         name: "list_games",
         usage: "list_games",
         args: |i| none(i, Command::ListGames),
@@ -710,6 +720,8 @@ mod tests {
             "gogui-rules_final_result",
             "gogui-analyze_commands",
             "tabula-scores_gfx",
+            "tabula-heat_gfx black",
+            "tabula-mix_gfx white",
             "list_games",
             "set_game othello",
             "clear_board",

@@ -242,3 +242,71 @@ fn the_scores_analysis_labels_every_legal_move() {
             .contains("not a command of shell")
     );
 }
+
+/// The `(point, number)` pairs of a gfx answer's `LABEL` line.
+fn labels(gfx: &str) -> Vec<(String, f64)> {
+    let line = gfx
+        .lines()
+        .find_map(|l| l.strip_prefix("LABEL "))
+        .unwrap_or_else(|| panic!("a LABEL line in {gfx}"));
+    let words: Vec<&str> = line.split(' ').collect();
+    words
+        .chunks(2)
+        .map(|pair| (pair[0].to_string(), pair[1].parse().expect("a number")))
+        .collect()
+}
+
+#[test]
+fn the_hunter_heat_map_covers_the_sea_in_gogui_points() {
+    let mut engine = Engine::start(&["--game", "battleship"]);
+    let commands = engine.ok("gogui-analyze_commands");
+    assert_eq!(commands.lines().count(), 2);
+    assert!(commands.contains("gfx/Hunter heat map (black shoots)/tabula-heat_gfx black"));
+    let gfx = engine.ok("tabula-heat_gfx black");
+    let shaded = gfx
+        .lines()
+        .find_map(|l| l.strip_prefix("INFLUENCE "))
+        .expect("an INFLUENCE line");
+    let points: Vec<&str> = shaded.split(' ').step_by(2).collect();
+    assert_eq!(points.len(), 100, "every cell of an untouched sea");
+    assert!(
+        points.iter().all(|p| !p.starts_with('I')),
+        "GoGui has no I column"
+    );
+    assert!(points.contains(&"K10"));
+    // The probabilities add up to the fleet's 20 ship cells.
+    let total: f64 = labels(&gfx).iter().map(|(_, p)| p).sum();
+    assert!((1900.0..=2100.0).contains(&total), "{total}");
+    assert!(
+        gfx.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("TEXT black shoots: best "))
+    );
+    assert!(
+        engine
+            .refused("tabula-scores_gfx")
+            .contains("not a command of battleship")
+    );
+}
+
+#[test]
+fn the_shell_mixed_strategy_sums_to_one_and_changes_nothing() {
+    let start = |analyse: bool| {
+        let mut engine = Engine::start(&["--game", "shell"]);
+        engine.ok("set_option seed 5");
+        engine.ok("set_option iterations 1500");
+        if analyse {
+            let gfx = engine.ok("tabula-mix_gfx black");
+            let total: f64 = labels(&gfx).iter().map(|(_, p)| p).sum();
+            assert!((90.0..=110.0).contains(&total), "{total} in {gfx}");
+            assert!(gfx.contains("TEXT black picks: best "));
+        }
+        let pick = engine.ok("genmove black");
+        (engine.ok("position"), pick)
+    };
+    assert_eq!(
+        start(true),
+        start(false),
+        "the analysis leaves the session as it was"
+    );
+}

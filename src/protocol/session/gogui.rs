@@ -17,8 +17,8 @@ use std::time::Instant;
 use super::{Answer, Game, Session, joined, othello};
 use crate::ai;
 use crate::ai::othello::{Memory, Score};
-use crate::games::GameKind;
 use crate::games::othello::{Move, Position, Square};
+use crate::games::{Color, GameKind};
 use crate::protocol::command::{Command, RulesQuery};
 
 /// Handles `command`, mirrored to and from GoGui's rows when the option asks for it.
@@ -156,9 +156,16 @@ fn final_result(position: &Position) -> String {
 /// `gogui-analyze_commands`: the analyses of the game being played, one
 /// `TYPE/LABEL/COMMAND` a line.
 pub(super) fn analyze_commands(kind: GameKind) -> String {
+    // One entry a colour: `LABEL (COLOUR…)/COMMAND COLOUR`.
+    let per_colour = |label: &str, suffix: &str, command: &str| {
+        let entries = [Color::Black, Color::White]
+            .map(|c| format!("gfx/{label} ({}{suffix})/{command} {}", c.name(), c.name()));
+        joined(entries, "\n")
+    };
     match kind {
         GameKind::Othello => "gfx/Move scores/tabula-scores_gfx".into(),
-        GameKind::Battleship | GameKind::Shell => String::new(),
+        GameKind::Battleship => per_colour("Hunter heat map", " shoots", "tabula-heat_gfx"),
+        GameKind::Shell => per_colour("Mixed strategy", "", "tabula-mix_gfx"),
     }
 }
 
@@ -199,6 +206,96 @@ pub(super) fn scores_gfx(session: &Session, stop: &AtomicBool) -> Answer {
     Ok(joined(lines, "\n"))
 }
 
+/// GoGui's name of the cell at 0-based `column` and `row` (row 0 the engine's row 1)
+/// on a `size` board: no `I` column, and rows counted from the bottom when
+/// `mirrored` (GoGui's picture the right way up) or the engine's otherwise.
+fn gogui_point(column: u8, row: u8, size: u8, mirrored: bool) -> String {
+    let letter = char::from(b'A' + column + u8::from(column >= 8));
+    let number = if mirrored { size - row } else { row + 1 };
+    format!("{letter}{number}")
+}
+
+/// The gfx of a probability per cell: shaded squares scaled to the largest, a
+/// percentage label on each cell of at least half a percent, the best cell
+/// coloured, and a status line.
+fn probability_gfx(cells: &[(String, f64)], title: &str) -> String {
+    let top = cells.iter().map(|(_, p)| *p).fold(0.0, f64::max);
+    let mut lines = Vec::new();
+    if top > 0.0 {
+        let shades = cells
+            .iter()
+            .filter(|(_, p)| *p > 0.0)
+            .map(|(point, p)| format!("{point} {:.3}", p / top));
+        lines.push(format!("INFLUENCE {}", joined(shades, " ")));
+    }
+    let labels = cells
+        .iter()
+        .filter(|(_, p)| *p >= 0.005)
+        .map(|(point, p)| format!("{point} {:.0}", p * 100.0));
+    lines.push(format!("LABEL {}", joined(labels, " ")));
+    let best = cells
+        .iter()
+        .filter(|(_, p)| *p > 0.0)
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    match best {
+        Some((point, p)) => {
+            lines.push(format!("COLOR green {point}"));
+            lines.push(format!("TEXT {title}: best {point} {:.0}%", p * 100.0));
+        }
+        None => lines.push(format!("TEXT {title}: no cell left")),
+    }
+    joined(lines, "\n")
+}
+
+/// The limits of an analysis: the session's clock and options, the interrupt.
+fn analysis_limits<'a>(session: &Session, color: Color, stop: &'a AtomicBool) -> ai::Limits<'a> {
+    session.limits(color, stop, 30, Instant::now())
+}
+
+/// `tabula-heat_gfx COLOR` (Battleship): the hunter's probability of a ship on every
+/// open cell of the sea COLOR shoots at, from COLOR's view alone.
+pub(super) fn heat_gfx(session: &Session, color: Color, stop: &AtomicBool) -> Answer {
+    let Game::Battleship(table) = &session.game else {
+        return Err(session.not_in_this_game(&Command::HeatGfx(color)));
+    };
+    let view = table.target_view(color);
+    let limits = analysis_limits(session, color, stop);
+    let (p, _) = ai::battleship::hunter::weights(view, &mut session.rng.clone(), &limits);
+    let mirrored = session.options.gogui_rows;
+    let cells: Vec<(String, f64)> = crate::games::battleship::Cell::all()
+        .map(|cell| {
+            let index = cell.index();
+            let point = gogui_point((index % 10) as u8, (index / 10) as u8, 10, mirrored);
+            (point, p[index])
+        })
+        .collect();
+    Ok(probability_gfx(&cells, &format!("{} shoots", color.name())))
+}
+
+/// `tabula-mix_gfx COLOR` (What the Shell): the search's mixed strategy for COLOR,
+/// the probability of each cell it may pick.
+pub(super) fn mix_gfx(session: &Session, color: Color, stop: &AtomicBool) -> Answer {
+    let Game::Shell(position) = &session.game else {
+        return Err(session.not_in_this_game(&Command::MixGfx(color)));
+    };
+    let limits = analysis_limits(session, color, stop);
+    let mut think = super::Think {
+        limits,
+        rng: &mut session.rng.clone(),
+        options: &session.options,
+    };
+    let mut tables = session.tables.lock();
+    let memory = tables.shell.as_mut().map(|(m, _)| m);
+    let outcome = super::shell::search(position, color, &mut think, memory)?;
+    let mirrored = session.options.gogui_rows;
+    let cells: Vec<(String, f64)> = outcome
+        .strategy
+        .iter()
+        .map(|(cell, p)| (gogui_point(cell.col(), cell.row(), 9, mirrored), *p))
+        .collect();
+    Ok(probability_gfx(&cells, &format!("{} picks", color.name())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,6 +309,29 @@ mod tests {
         assert_eq!(
             mirror_squares("i9 d33 illegal move: d3 is occupied"),
             "i9 d33 illegal move: d6 is occupied"
+        );
+    }
+
+    #[test]
+    fn gogui_points_skip_i_and_count_rows_as_asked() {
+        assert_eq!(gogui_point(0, 0, 10, false), "A1");
+        assert_eq!(gogui_point(0, 0, 10, true), "A10");
+        assert_eq!(gogui_point(8, 4, 9, false), "J5");
+        assert_eq!(gogui_point(9, 9, 10, false), "K10");
+        assert_eq!(gogui_point(9, 9, 10, true), "K1");
+    }
+
+    #[test]
+    fn probabilities_are_shaded_labelled_and_the_best_coloured() {
+        let cells = vec![
+            ("A1".to_string(), 0.5),
+            ("B1".to_string(), 0.25),
+            ("C1".to_string(), 0.001),
+            ("D1".to_string(), 0.0),
+        ];
+        assert_eq!(
+            probability_gfx(&cells, "black picks"),
+            "INFLUENCE A1 1.000 B1 0.500 C1 0.002\nLABEL A1 50 B1 25\nCOLOR green A1\nTEXT black picks: best A1 50%"
         );
     }
 

@@ -236,6 +236,8 @@ impl Session {
             Command::GoguiRules(query) => gogui::rules(self, *query),
             Command::GoguiAnalyzeCommands => Ok(gogui::analyze_commands(self.game.kind())),
             Command::ScoresGfx => gogui::scores_gfx(self, stop),
+            Command::HeatGfx(color) => gogui::heat_gfx(self, *color, stop),
+            Command::MixGfx(color) => gogui::mix_gfx(self, *color, stop),
             Command::ListGames => Ok(GameKind::ALL.map(GameKind::name).join("\n")),
             Command::SetGame(kind) => {
                 self.game = Game::new(*kind);
