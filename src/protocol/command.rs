@@ -79,6 +79,12 @@ pub enum Command {
     HeatGfx(Color),
     /// `tabula-mix_gfx COLOR`: the search's mixed strategy for COLOR (What the Shell).
     MixGfx(Color),
+    /// `play_sequence MOVES`: an Othello transcript (`f5d6c3…`) played in order.
+    PlaySequence(String),
+    /// `loadggf FILE`: an Othello game read from a GGF file.
+    LoadGgf(String),
+    /// `saveggf`: the Othello game so far as GGF.
+    SaveGgf,
     ListGames,
     SetGame(GameKind),
     ClearBoard,
@@ -160,6 +166,9 @@ impl Command {
             Command::ScoresGfx => "tabula-scores_gfx",
             Command::HeatGfx(_) => "tabula-heat_gfx",
             Command::MixGfx(_) => "tabula-mix_gfx",
+            Command::PlaySequence(_) => "play_sequence",
+            Command::LoadGgf(_) => "loadggf",
+            Command::SaveGgf => "saveggf",
             Command::ListGames => "list_games",
             Command::SetGame(_) => "set_game",
             Command::ClearBoard => "clear_board",
@@ -221,7 +230,9 @@ impl fmt::Display for Command {
             Command::Komi(komi) => write!(f, " {komi}"),
             Command::SetGame(kind) => write!(f, " {}", kind.name()),
             Command::BoardSize(size) => write!(f, " {size}"),
-            Command::SetPosition(text) => write!(f, " {text}"),
+            Command::SetPosition(text) | Command::PlaySequence(text) | Command::LoadGgf(text) => {
+                write!(f, " {text}")
+            }
             Command::Play { color, mv, claim } => {
                 write!(f, " {} {mv}", color.name())?;
                 match claim {
@@ -269,6 +280,7 @@ impl fmt::Display for Command {
             | Command::GoguiRules(_)
             | Command::GoguiAnalyzeCommands
             | Command::ScoresGfx
+            | Command::SaveGgf
             | Command::ListGames
             | Command::ClearBoard
             | Command::Position

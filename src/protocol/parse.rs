@@ -288,6 +288,21 @@ pub const COMMANDS: &[Spec] = &[
         args: |i| one_color(i, Command::MixGfx),
     },
     Spec {
+        name: "play_sequence",
+        usage: "play_sequence MOVES",
+        args: |i| map(arg(text), Command::PlaySequence).parse(i),
+    },
+    Spec {
+        name: "loadggf",
+        usage: "loadggf FILE",
+        args: |i| map(arg(text), Command::LoadGgf).parse(i),
+    },
+    Spec {
+        name: "saveggf",
+        usage: "saveggf",
+        args: |i| none(i, Command::SaveGgf),
+    },
+    Spec {
         name: "list_games",
         usage: "list_games",
         args: |i| none(i, Command::ListGames),
@@ -722,6 +737,9 @@ mod tests {
             "tabula-scores_gfx",
             "tabula-heat_gfx black",
             "tabula-mix_gfx white",
+            "play_sequence f5d6c3",
+            "loadggf game.ggf",
+            "saveggf",
             "list_games",
             "set_game othello",
             "clear_board",

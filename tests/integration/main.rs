@@ -15,6 +15,7 @@ mod othello_ai;
 mod othello_props;
 mod pipes;
 mod readme;
+mod records;
 mod session_fuzz;
 mod shell;
 mod shell_props;

@@ -11,6 +11,7 @@ mod clock;
 mod gogui;
 mod options;
 mod othello;
+mod records;
 mod shell;
 
 use std::sync::atomic::AtomicBool;
@@ -238,6 +239,9 @@ impl Session {
             Command::ScoresGfx => gogui::scores_gfx(self, stop),
             Command::HeatGfx(color) => gogui::heat_gfx(self, *color, stop),
             Command::MixGfx(color) => gogui::mix_gfx(self, *color, stop),
+            Command::PlaySequence(text) => records::play_sequence(self, text),
+            Command::LoadGgf(path) => records::load(self, path),
+            Command::SaveGgf => records::save(self),
             Command::ListGames => Ok(GameKind::ALL.map(GameKind::name).join("\n")),
             Command::SetGame(kind) => {
                 self.game = Game::new(*kind);
