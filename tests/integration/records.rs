@@ -114,3 +114,39 @@ fn ggf_loads_saves_and_reloads_the_same_game() {
     assert_eq!(fresh.ok("saveggf"), saved);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn gogui_colour_and_move_pairs_are_a_sequence_too() {
+    // GoGui synchronises with `play_sequence b F5 w D6 …` when an engine lists it.
+    let mut engine = Engine::othello();
+    engine.ok("play_sequence B F5 w d6 b C3");
+    assert_eq!(
+        engine.ok("position"),
+        after(&["f5", "d6", "c3"]).to_notation()
+    );
+    let before = engine.ok("position");
+    assert!(
+        engine
+            .refused("play_sequence b d3")
+            .contains("white is to move")
+    );
+    assert!(
+        engine
+            .refused("play_sequence w d3 b")
+            .contains("syntax error")
+    );
+    assert_eq!(engine.ok("position"), before);
+    // In GoGui's rows the squares are mirrored like every other move.
+    let mut gogui = Engine::othello();
+    gogui.ok("set_option coordinates gogui");
+    gogui.ok("play_sequence b F4 w D3 b C6");
+    assert_eq!(
+        gogui.ok("position"),
+        after(&["f5", "d6", "c3"]).to_notation()
+    );
+    assert!(
+        gogui
+            .refused("play_sequence w A8")
+            .contains("a8 flips no disc")
+    );
+}

@@ -38,6 +38,7 @@ pub(super) fn dispatch_in_rows(
             claim: claim.clone(),
         },
         Command::IsLegal(color, mv) => Command::IsLegal(*color, mirror_squares(mv)),
+        Command::PlaySequence(moves) => Command::PlaySequence(mirror_squares(moves)),
         other => other.clone(),
     };
     let answer = session.dispatch(&inbound, stop);
@@ -45,6 +46,7 @@ pub(super) fn dispatch_in_rows(
         command,
         Command::Play { .. }
             | Command::IsLegal(..)
+            | Command::PlaySequence(_)
             | Command::Genmove(_)
             | Command::RegGenmove(_)
             | Command::AllLegal(_)

@@ -6,6 +6,7 @@
 //! changes: a refused record leaves the session as it was.
 
 use super::{Answer, Game, Refusal, Session};
+use crate::games::Color;
 use crate::games::othello::ggf::{self, Game as Record};
 use crate::games::othello::{Move, Position};
 use crate::protocol::command::Command;
@@ -64,12 +65,54 @@ fn install(session: &mut Session, start: Option<Position>, steps: Vec<Position>)
     }
 }
 
-/// `play_sequence MOVES`: plays a transcript from the current position.
+/// GoGui's form of a sequence: colours and moves in pairs (`b F4 w D3`). `None` when
+/// the text does not start with a colour (a transcript).
+fn pairs(text: &str) -> Option<Result<Vec<(Color, Move)>, Refusal>> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let color = |word: &str| match word.to_ascii_lowercase().as_str() {
+        "b" | "black" => Some(Color::Black),
+        "w" | "white" => Some(Color::White),
+        _ => None,
+    };
+    color(words.first()?)?;
+    Some(
+        words
+            .chunks(2)
+            .map(|pair| match pair {
+                [c, m] => match (color(c), ggf::parse_move(m)) {
+                    (Some(c), Some(m)) => Ok((c, m)),
+                    _ => Err(format!("syntax error: {c} {m} is not a colour and a move")),
+                },
+                _ => Err("syntax error: a colour without a move".to_string()),
+            })
+            .collect(),
+    )
+}
+
+/// The positions after each of GoGui's `(colour, move)` pairs, each colour the side
+/// to move where it plays.
+fn replay_pairs(start: &Position, moves: &[(Color, Move)]) -> Result<Vec<Position>, Refusal> {
+    let mut position = *start;
+    let mut after = Vec::new();
+    for (i, &(color, mv)) in moves.iter().enumerate() {
+        position
+            .play(color, mv)
+            .map_err(|e| format!("illegal move {} ({} {mv}): {e}", i + 1, color.name()))?;
+        after.push(position);
+    }
+    Ok(after)
+}
+
+/// `play_sequence MOVES`: plays a transcript (`f5d6c3`) or GoGui's colour and move
+/// pairs (`b F5 w D6`) from the current position.
 pub(super) fn play_sequence(session: &mut Session, text: &str) -> Answer {
     let Game::Othello(position) = &session.game else {
         return Err(session.not_in_this_game(&Command::PlaySequence(text.into())));
     };
-    let steps = replay(position, &transcript(text)?)?;
+    let steps = match pairs(text) {
+        Some(moves) => replay_pairs(position, &moves?)?,
+        None => replay(position, &transcript(text)?)?,
+    };
     install(session, None, steps);
     Ok(String::new())
 }
@@ -134,5 +177,15 @@ mod tests {
         assert!(transcript("f5d").is_err());
         assert!(transcript("f5z9").is_err());
         assert!(transcript("f5é").is_err());
+    }
+
+    #[test]
+    fn gogui_pairs_are_told_from_transcripts() {
+        assert!(pairs("f5d6").is_none());
+        let read = pairs("B F5 w d6 b PASS").expect("pairs").expect("valid");
+        assert_eq!(read[0], (Color::Black, Move::parse("f5").unwrap()));
+        assert_eq!(read[2], (Color::Black, Move::Pass));
+        assert!(pairs("b f5 w").expect("pairs").is_err());
+        assert!(pairs("b f5 x d6").expect("pairs").is_err());
     }
 }
