@@ -233,8 +233,8 @@ impl Nboard {
         writeln!(out, "status")
     }
 
-    /// `go`: the move the engine would play, `=== MOVE/EVAL/TIME`; the position is
-    /// not changed (the GUI sends the move back with `move`).
+    /// `go`: the move the engine would play, `nodestats NODES SECONDS` then
+    /// `=== MOVE/EVAL/TIME`; the position is not changed (the GUI sends the move back with `move`).
     fn go(&mut self, stop: &AtomicBool, out: &mut dyn Write) -> io::Result<()> {
         if self.position.is_over() {
             log::warn!("go: the game is over");
@@ -260,6 +260,7 @@ impl Nboard {
                     result.depth,
                     result.nodes
                 );
+                writeln!(out, "nodestats {} {seconds:.2}", result.nodes)?;
                 writeln!(
                     out,
                     "=== {}/{}/{seconds:.2}",

@@ -24,6 +24,20 @@ fn nboard() -> Engine {
     Engine::start(&["--protocol", "nboard", "--set", "hash=1"])
 }
 
+/// The move of `go`'s answer: a `nodestats NODES SECONDS` line, then
+/// `=== MOVE/EVAL/TIME`, both checked for shape.
+fn go_answer(engine: &mut Engine) -> Move {
+    let stats = engine.line().expect("nodestats");
+    let words: Vec<&str> = stats.split(' ').collect();
+    assert_eq!(words.len(), 3, "{stats}");
+    assert_eq!(words[0], "nodestats");
+    assert!(
+        words[1].parse::<u64>().is_ok() && words[2].parse::<f64>().is_ok(),
+        "{stats}"
+    );
+    go_move(&engine.line().expect("the move"))
+}
+
 /// The move of a `=== MOVE/EVAL/TIME` line, checked for shape.
 fn go_move(line: &str) -> Move {
     let rest = line
@@ -52,7 +66,7 @@ fn a_scripted_gui_session_is_answered() {
     assert_eq!(engine.line().as_deref(), Some("set myname tabula"));
     assert_eq!(engine.line().as_deref(), Some("pong 1"));
     assert_eq!(engine.line().as_deref(), Some("status tabula is thinking"));
-    let chosen = go_move(&engine.line().expect("the move"));
+    let chosen = go_answer(&mut engine);
     assert!(legal.contains(&chosen), "{chosen} is legal");
     assert_eq!(engine.line().as_deref(), Some("status"));
 
@@ -110,7 +124,7 @@ fn ping_stops_a_thinking_go_and_is_answered_after_it() {
         "still thinking"
     );
     engine.send("ping 5");
-    let chosen = go_move(&engine.line().expect("the move so far"));
+    let chosen = go_answer(&mut engine);
     assert!(legal_after(GAME).contains(&chosen));
     assert_eq!(engine.line().as_deref(), Some("status"));
     assert_eq!(engine.line().as_deref(), Some("pong 5"));
@@ -159,13 +173,14 @@ fn bad_input_is_logged_and_changes_nothing() {
         lines[1], "status tabula is thinking",
         "no answer to bad input"
     );
-    let chosen = go_move(lines[2]);
+    assert!(lines[2].starts_with("nodestats "), "{stdout}");
+    let chosen = go_move(lines[3]);
     let start = tabula::games::othello::Position::start();
     assert!(
         start.legal_moves().contains(&chosen),
         "the position is still the start: {chosen}"
     );
-    assert_eq!(lines[3..], ["status"]);
+    assert_eq!(lines[4..], ["status"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     for said in [
         "set game: bad start board",
