@@ -12,7 +12,8 @@ use anyhow::{Context, Result, anyhow};
 use clap::{Parser, Subcommand};
 
 use tabula::games::GameKind;
-use tabula::protocol::{Command, Session, engine};
+use tabula::protocol::session::Options;
+use tabula::protocol::{Command, Session, engine, nboard};
 
 mod bench;
 mod conformance_cli;
@@ -39,6 +40,9 @@ struct Cli {
     /// (repeatable): `--set eval=pattern --set depth=8`.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     options: Vec<String>,
+    /// The engine's protocol: gtp (the default) or nboard (the NBoard Othello GUI's).
+    #[arg(long, default_value = "gtp")]
+    protocol: String,
     #[command(subcommand)]
     tool: Option<Tool>,
 }
@@ -60,18 +64,47 @@ fn game_kind(name: &str) -> Result<GameKind> {
         .ok_or_else(|| anyhow!("unknown game {name:?} (games: othello, battleship, shell)"))
 }
 
+/// The `--set NAME=VALUE` options as (lowercase name, value) pairs.
+fn option_pairs(options: &[String]) -> Result<Vec<(String, String)>> {
+    options
+        .iter()
+        .map(|option| {
+            let (name, value) = option
+                .split_once('=')
+                .ok_or_else(|| anyhow!("--set {option}: expected NAME=VALUE"))?;
+            Ok((name.trim().to_ascii_lowercase(), value.trim().to_string()))
+        })
+        .collect()
+}
+
 fn run(cli: Cli) -> Result<ExitCode> {
     let kind = game_kind(&cli.game)?;
     match cli.tool {
+        None if cli.protocol == "nboard" => {
+            if kind != GameKind::Othello {
+                return Err(anyhow!("--protocol nboard plays othello only"));
+            }
+            let mut options = Options {
+                seed: tabula::rng::system_seed(),
+                ..Options::default()
+            };
+            for (name, value) in option_pairs(&cli.options)? {
+                options
+                    .set(&name, &value)
+                    .map_err(|refusal| anyhow!("--set: {refusal}"))?;
+            }
+            let stdin = BufReader::new(io::stdin());
+            nboard::run(stdin, io::stdout(), options).context("engine input/output")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        None if cli.protocol != "gtp" => Err(anyhow!(
+            "unknown protocol {:?} (protocols: gtp, nboard)",
+            cli.protocol
+        )),
         None => {
             let mut session = Session::new(kind);
             let mut options = vec![("player".to_string(), cli.player.clone())];
-            for option in &cli.options {
-                let (name, value) = option
-                    .split_once('=')
-                    .ok_or_else(|| anyhow!("--set {option}: expected NAME=VALUE"))?;
-                options.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
-            }
+            options.extend(option_pairs(&cli.options)?);
             for (name, value) in options {
                 let flag = if name == "player" {
                     "--player"

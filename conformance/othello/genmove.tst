@@ -54,7 +54,7 @@ set_position XXXXXXXXXXXXXXXXXXXXXXXXOXXXXXXXXXXXXXXXXXXXXXXXOXXXXXXO-XXXXXX- O
 12 genmove black
 #? [(a8|h8)]
 
-# O4 / CONTRACT Othello: after the end genmove is refused, nothing changes
+# O4 / CONTRACT Othello: after the end genmove plays nothing, nothing changes
 set_position X-XXXXXXOOXXXXXXOOOXXXXXOOOOXXXXOOOOOXXXOOOOOOXXOOOOOOOXXOXOXXXX O
 genmove white
 13 position

@@ -95,6 +95,33 @@ impl fmt::Display for TimeSystem {
     }
 }
 
+/// GoGui's referee queries, `gogui-rules_*`: what GoGui asks a program that knows
+/// the rules of a game other than Go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RulesQuery {
+    GameId,
+    BoardSize,
+    Board,
+    SideToMove,
+    LegalMoves,
+    FinalResult,
+}
+
+impl RulesQuery {
+    /// The command's name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            RulesQuery::GameId => "gogui-rules_game_id",
+            RulesQuery::BoardSize => "gogui-rules_board_size",
+            RulesQuery::Board => "gogui-rules_board",
+            RulesQuery::SideToMove => "gogui-rules_side_to_move",
+            RulesQuery::LegalMoves => "gogui-rules_legal_moves",
+            RulesQuery::FinalResult => "gogui-rules_final_result",
+        }
+    }
+}
+
 /// One command of the protocol with its arguments.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -106,6 +133,25 @@ pub enum Command {
     Quit,
     /// `gogui-interrupt`: says the engine honours `# interrupt` lines; does nothing.
     GoguiInterrupt,
+    /// GTP 2's `komi FLOAT`: accepted and ignored (no game here has komi).
+    Komi(f64),
+    /// `gogui-rules_*`: GoGui's referee queries (Othello).
+    GoguiRules(RulesQuery),
+    /// `gogui-analyze_commands`: the analyses GoGui offers in its menu.
+    GoguiAnalyzeCommands,
+    /// `tabula-scores_gfx`: every legal move's score as GoGui board labels (Othello).
+    ScoresGfx,
+    /// `tabula-heat_gfx COLOR`: the hunter's hit probabilities for COLOR's shots
+    /// (Battleship).
+    HeatGfx(Color),
+    /// `tabula-mix_gfx COLOR`: the search's mixed strategy for COLOR (What the Shell).
+    MixGfx(Color),
+    /// `play_sequence MOVES`: an Othello transcript (`f5d6c3…`) played in order.
+    PlaySequence(String),
+    /// `loadggf FILE`: an Othello game read from a GGF file.
+    LoadGgf(String),
+    /// `saveggf`: the Othello game so far as GGF.
+    SaveGgf,
     ListGames,
     SetGame(GameKind),
     ClearBoard,
@@ -184,6 +230,15 @@ impl Command {
             Command::ListCommands => "list_commands",
             Command::Quit => "quit",
             Command::GoguiInterrupt => "gogui-interrupt",
+            Command::Komi(_) => "komi",
+            Command::GoguiRules(query) => query.name(),
+            Command::GoguiAnalyzeCommands => "gogui-analyze_commands",
+            Command::ScoresGfx => "tabula-scores_gfx",
+            Command::HeatGfx(_) => "tabula-heat_gfx",
+            Command::MixGfx(_) => "tabula-mix_gfx",
+            Command::PlaySequence(_) => "play_sequence",
+            Command::LoadGgf(_) => "loadggf",
+            Command::SaveGgf => "saveggf",
             Command::ListGames => "list_games",
             Command::SetGame(_) => "set_game",
             Command::ClearBoard => "clear_board",
@@ -233,6 +288,9 @@ impl Command {
                 | Command::Hint(_)
                 | Command::Analyze(_)
                 | Command::Perft(_)
+                | Command::ScoresGfx
+                | Command::HeatGfx(_)
+                | Command::MixGfx(_)
         )
     }
 }
@@ -243,9 +301,12 @@ impl fmt::Display for Command {
         f.write_str(self.name())?;
         match self {
             Command::KnownCommand(name) => write!(f, " {name}"),
+            Command::Komi(komi) => write!(f, " {komi}"),
             Command::SetGame(kind) => write!(f, " {}", kind.name()),
             Command::BoardSize(size) => write!(f, " {size}"),
-            Command::SetPosition(text) => write!(f, " {text}"),
+            Command::SetPosition(text) | Command::PlaySequence(text) | Command::LoadGgf(text) => {
+                write!(f, " {text}")
+            }
             Command::Play { color, mv, claim } => {
                 write!(f, " {} {mv}", color.name())?;
                 match claim {
@@ -260,7 +321,9 @@ impl fmt::Display for Command {
             | Command::Ready(color)
             | Command::OfferDraw(color)
             | Command::AcceptDraw(color)
-            | Command::DeclineDraw(color) => write!(f, " {}", color.name()),
+            | Command::DeclineDraw(color)
+            | Command::HeatGfx(color)
+            | Command::MixGfx(color) => write!(f, " {}", color.name()),
             Command::IsLegal(color, mv) => write!(f, " {} {mv}", color.name()),
             Command::ShowBoard(Some(color)) => write!(f, " {}", color.name()),
             Command::ShowBoard(None) => Ok(()),
@@ -289,6 +352,10 @@ impl fmt::Display for Command {
             | Command::ListCommands
             | Command::Quit
             | Command::GoguiInterrupt
+            | Command::GoguiRules(_)
+            | Command::GoguiAnalyzeCommands
+            | Command::ScoresGfx
+            | Command::SaveGgf
             | Command::ListGames
             | Command::ClearBoard
             | Command::Position

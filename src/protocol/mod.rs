@@ -5,9 +5,11 @@
 //! - [`response`]: a [`Response`] and its GTP 2 framing.
 //! - [`session`]: the [`Session`] that holds one game and dispatches commands to it.
 //! - [`engine`]: the input/output loop, with interrupts of a thinking `genmove`.
+//! - [`nboard`]: NBoard mode, the Othello GUI protocol, with its own loop.
 
 pub mod command;
 pub mod engine;
+pub mod nboard;
 pub mod parse;
 pub mod response;
 pub mod session;

@@ -17,7 +17,7 @@ use nom::combinator::{all_consuming, map, map_opt, opt, rest, verify};
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
-use super::command::{Command, ShotClaim, TimeSystem};
+use super::command::{Command, RulesQuery, ShotClaim, TimeSystem};
 use crate::games::{Color, GameKind};
 
 /// Longest raw line accepted, in bytes; longer lines are refused whole.
@@ -173,6 +173,14 @@ fn time_system(input: &str) -> Res<'_, TimeSystem> {
     .parse(input)
 }
 
+/// Any finite decimal number (GTP's float).
+fn float(input: &str) -> Res<'_, f64> {
+    map_opt(token, |word: &str| {
+        word.parse::<f64>().ok().filter(|x| x.is_finite())
+    })
+    .parse(input)
+}
+
 /// The rest of the line: at least one character.
 fn text(input: &str) -> Res<'_, String> {
     map(verify(rest, |s: &str| !s.trim().is_empty()), |s: &str| {
@@ -271,6 +279,76 @@ pub const COMMANDS: &[Spec] = &[
         name: "gogui-interrupt",
         usage: "gogui-interrupt",
         args: |i| none(i, Command::GoguiInterrupt),
+    },
+    Spec {
+        name: "komi",
+        usage: "komi FLOAT",
+        args: |i| map(arg(float), Command::Komi).parse(i),
+    },
+    Spec {
+        name: "gogui-rules_game_id",
+        usage: "gogui-rules_game_id",
+        args: |i| none(i, Command::GoguiRules(RulesQuery::GameId)),
+    },
+    Spec {
+        name: "gogui-rules_board_size",
+        usage: "gogui-rules_board_size",
+        args: |i| none(i, Command::GoguiRules(RulesQuery::BoardSize)),
+    },
+    Spec {
+        name: "gogui-rules_board",
+        usage: "gogui-rules_board",
+        args: |i| none(i, Command::GoguiRules(RulesQuery::Board)),
+    },
+    Spec {
+        name: "gogui-rules_side_to_move",
+        usage: "gogui-rules_side_to_move",
+        args: |i| none(i, Command::GoguiRules(RulesQuery::SideToMove)),
+    },
+    Spec {
+        name: "gogui-rules_legal_moves",
+        usage: "gogui-rules_legal_moves",
+        args: |i| none(i, Command::GoguiRules(RulesQuery::LegalMoves)),
+    },
+    Spec {
+        name: "gogui-rules_final_result",
+        usage: "gogui-rules_final_result",
+        args: |i| none(i, Command::GoguiRules(RulesQuery::FinalResult)),
+    },
+    Spec {
+        name: "gogui-analyze_commands",
+        usage: "gogui-analyze_commands",
+        args: |i| none(i, Command::GoguiAnalyzeCommands),
+    },
+    Spec {
+        name: "tabula-scores_gfx",
+        usage: "tabula-scores_gfx",
+        args: |i| none(i, Command::ScoresGfx),
+    },
+    Spec {
+        name: "tabula-heat_gfx",
+        usage: "tabula-heat_gfx COLOR",
+        args: |i| one_color(i, Command::HeatGfx),
+    },
+    Spec {
+        name: "tabula-mix_gfx",
+        usage: "tabula-mix_gfx COLOR",
+        args: |i| one_color(i, Command::MixGfx),
+    },
+    Spec {
+        name: "play_sequence",
+        usage: "play_sequence MOVES",
+        args: |i| map(arg(text), Command::PlaySequence).parse(i),
+    },
+    Spec {
+        name: "loadggf",
+        usage: "loadggf FILE",
+        args: |i| map(arg(text), Command::LoadGgf).parse(i),
+    },
+    Spec {
+        name: "saveggf",
+        usage: "saveggf",
+        args: |i| none(i, Command::SaveGgf),
     },
     Spec {
         name: "list_games",
@@ -629,6 +707,12 @@ mod tests {
             parse("time_left b -3 0").1,
             Err(ParseError::Syntax { .. })
         ));
+        assert!(matches!(parse("komi x").1, Err(ParseError::Syntax { .. })));
+        assert!(matches!(
+            parse("komi inf").1,
+            Err(ParseError::Syntax { .. })
+        ));
+        assert_eq!(parse("komi -7.5").1, Ok(Command::Komi(-7.5)));
         assert!(matches!(
             parse("time_left b nan 0").1,
             Err(ParseError::Syntax { .. })
@@ -735,6 +819,20 @@ mod tests {
             "list_commands",
             "quit",
             "gogui-interrupt",
+            "komi 6.5",
+            "gogui-rules_game_id",
+            "gogui-rules_board_size",
+            "gogui-rules_board",
+            "gogui-rules_side_to_move",
+            "gogui-rules_legal_moves",
+            "gogui-rules_final_result",
+            "gogui-analyze_commands",
+            "tabula-scores_gfx",
+            "tabula-heat_gfx black",
+            "tabula-mix_gfx white",
+            "play_sequence f5d6c3",
+            "loadggf game.ggf",
+            "saveggf",
             "list_games",
             "set_game othello",
             "clear_board",

@@ -19,7 +19,7 @@ fn color_word(color: Color) -> &'static str {
     color.name()
 }
 
-fn legal_text(position: &Position) -> String {
+pub fn legal_text(position: &Position) -> String {
     position
         .legal_moves()
         .iter()
@@ -264,7 +264,31 @@ fn plays_to_the_end(engine: &mut Engine) {
             "genmove plays its move"
         );
     }
-    assert!(engine.refused("genmove black").contains("over"));
+    let end = engine.ok("position");
+    for color in ["black", "white"] {
+        assert_eq!(engine.ok(&format!("genmove {color}")), "pass");
+        assert_eq!(engine.ok(&format!("reg_genmove {color}")), "pass");
+    }
+    assert_eq!(
+        engine.ok("position"),
+        end,
+        "a pass after the end plays nothing"
+    );
+    assert!(engine.refused("play black pass").contains("over"));
+    assert_eq!(engine.ok("is_legal black pass"), "false");
+}
+
+#[test]
+fn komi_is_accepted_and_changes_nothing() {
+    let mut engine = Engine::othello();
+    let start = engine.ok("position");
+    for komi in ["0", "6.5", "-7.5", "1e2"] {
+        assert_eq!(engine.ok(&format!("komi {komi}")), "");
+    }
+    assert!(engine.refused("komi").contains("usage"));
+    assert!(engine.refused("komi six").contains("usage"));
+    assert_eq!(engine.ok("position"), start);
+    assert_eq!(engine.ok("known_command komi"), "true");
 }
 
 #[test]
@@ -323,4 +347,68 @@ fn options_can_be_set_on_the_command_line() {
     let mut malformed = Engine::start(&["--set", "depth"]);
     malformed.close();
     assert_eq!(malformed.wait(), Some(1));
+}
+
+#[test]
+fn randomness_varies_the_moves_within_the_margin_and_follows_the_seed() {
+    // A midgame position with moves of different scores.
+    let opening = "f5d6c3d3c4f4f6f3e6e7";
+    let pick = |seed: u64, randomness: &str| {
+        let mut engine = Engine::othello();
+        engine.ok("set_option depth 2");
+        engine.ok(&format!("set_option seed {seed}"));
+        engine.ok(&format!("set_option randomness {randomness}"));
+        engine.ok(&format!("play_sequence {opening}"));
+        engine.ok("reg_genmove b")
+    };
+    let mut analyst = Engine::othello();
+    analyst.ok("set_option depth 2");
+    analyst.ok(&format!("play_sequence {opening}"));
+    let scores: Vec<(String, f64)> = analyst
+        .ok("analyze")
+        .lines()
+        .map(|line| {
+            let (mv, score) = line.split_once(' ').expect("MOVE SCORE");
+            let value = score
+                .trim_start_matches('~')
+                .parse::<f64>()
+                .expect("a score");
+            (mv.to_string(), value)
+        })
+        .collect();
+    let best = scores[0].1;
+    let margin = 3.0;
+    let allowed: Vec<&str> = scores
+        .iter()
+        .filter(|(_, s)| *s >= best - margin - 1e-9)
+        .map(|(m, _)| m.as_str())
+        .collect();
+    assert!(
+        allowed.len() > 1 && allowed.len() < scores.len(),
+        "{scores:?}"
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 1..=12 {
+        let mv = pick(seed, "3");
+        assert!(
+            allowed.contains(&mv.as_str()),
+            "{mv} is within 3 discs: {scores:?}"
+        );
+        seen.insert(mv);
+    }
+    assert!(seen.len() > 1, "different seeds vary the move: {seen:?}");
+    assert_eq!(pick(7, "3"), pick(7, "3"), "a seed reproduces the pick");
+    let best_only: std::collections::BTreeSet<String> = (1..=4).map(|s| pick(s, "0")).collect();
+    assert_eq!(best_only.len(), 1, "randomness 0 plays the best move");
+    let mut engine = Engine::othello();
+    assert!(
+        engine
+            .refused("set_option randomness 65")
+            .contains("0 to 64")
+    );
+    assert!(
+        engine
+            .refused("set_option randomness x")
+            .contains("0 to 64")
+    );
 }

@@ -131,6 +131,7 @@ fn readme_protocol_examples_reproduce() {
             include_str!("../../protocol/othello.md"),
         ),
         ("protocol/shell.md", include_str!("../../protocol/shell.md")),
+        ("protocol/gogui.md", include_str!("../../protocol/gogui.md")),
         (
             "protocol/battleship.md",
             include_str!("../../protocol/battleship.md"),

@@ -11,6 +11,7 @@
 //! `index = row * 8 + column`, so a1 = 0, h1 = 7, a2 = 8, h8 = 63.
 
 pub mod bitboard;
+pub mod ggf;
 pub mod perft;
 pub mod position;
 

@@ -8,8 +8,10 @@
 
 mod battleship;
 mod clock;
+mod gogui;
 mod options;
 mod othello;
+mod records;
 mod shell;
 
 use std::sync::atomic::AtomicBool;
@@ -18,6 +20,8 @@ use std::time::{Duration, Instant};
 
 pub use clock::Clock;
 pub use options::Options;
+/// Othello's search settings from the options (NBoard mode shares them).
+pub use othello::settings as othello_settings;
 
 use super::command::{Command, TimeSystem};
 use super::parse::COMMANDS;
@@ -214,7 +218,7 @@ impl Session {
     /// included.
     pub fn handle(&mut self, command: &Command, stop: &AtomicBool) -> Answer {
         let rng = self.rng.clone();
-        let answer = self.dispatch(command, stop);
+        let answer = gogui::dispatch_in_rows(self, command, stop);
         if answer.is_err() {
             self.rng = rng;
         }
@@ -229,6 +233,15 @@ impl Session {
             Command::KnownCommand(name) => Ok(super::parse::spec(name).is_some().to_string()),
             Command::ListCommands => Ok(joined(COMMANDS.iter().map(|s| s.name), "\n")),
             Command::Quit | Command::GoguiInterrupt => Ok(String::new()),
+            Command::Komi(_) => Ok(String::new()),
+            Command::GoguiRules(query) => gogui::rules(self, *query),
+            Command::GoguiAnalyzeCommands => Ok(gogui::analyze_commands(self.game.kind())),
+            Command::ScoresGfx => gogui::scores_gfx(self, stop),
+            Command::HeatGfx(color) => gogui::heat_gfx(self, *color, stop),
+            Command::MixGfx(color) => gogui::mix_gfx(self, *color, stop),
+            Command::PlaySequence(text) => records::play_sequence(self, text),
+            Command::LoadGgf(path) => records::load(self, path),
+            Command::SaveGgf => records::save(self),
             Command::ListGames => Ok(GameKind::ALL.map(GameKind::name).join("\n")),
             Command::SetGame(kind) => {
                 self.game = Game::new(*kind);

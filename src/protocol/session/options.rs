@@ -30,6 +30,12 @@ pub struct Options {
     pub endgame: u32,
     /// Othello: the midgame evaluation.
     pub evaluation: Evaluation,
+    /// Othello: squares as GoGui numbers them (row 1 at the bottom) in every move
+    /// read and written, so GoGui draws the board the right way up.
+    pub gogui_rows: bool,
+    /// Othello: `genmove` picks at random (seeded) among the moves within this many
+    /// hundredths of a disc of the best; 0 plays the best.
+    pub randomness_centi: u32,
 }
 
 impl Default for Options {
@@ -45,12 +51,14 @@ impl Default for Options {
             shell_selection: Selection::RegretMatching,
             endgame: 20,
             evaluation: Evaluation::Pattern,
+            gogui_rows: false,
+            randomness_centi: 0,
         }
     }
 }
 
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 10] = [
+pub const OPTION_NAMES: [&str; 12] = [
     "movetime",
     "depth",
     "threads",
@@ -61,6 +69,8 @@ pub const OPTION_NAMES: [&str; 10] = [
     "player",
     "endgame",
     "eval",
+    "coordinates",
+    "randomness",
 ];
 
 fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
@@ -121,6 +131,27 @@ impl Options {
             "eval" => {
                 self.evaluation = Evaluation::from_name(value)
                     .ok_or_else(|| format!("invalid value for {name}: expected hand or pattern"))?;
+            }
+            "randomness" => {
+                self.randomness_centi = match value.parse::<f64>() {
+                    Ok(discs) if (0.0..=64.0).contains(&discs) => (discs * 100.0).round() as u32,
+                    _ => {
+                        return Err(format!(
+                            "invalid value for {name}: expected discs from 0 to 64"
+                        ));
+                    }
+                };
+            }
+            "coordinates" => {
+                self.gogui_rows = match value.to_ascii_lowercase().as_str() {
+                    "standard" => false,
+                    "gogui" => true,
+                    _ => {
+                        return Err(format!(
+                            "invalid value for {name}: expected standard or gogui"
+                        ));
+                    }
+                };
             }
             _ => {
                 return Err(format!(

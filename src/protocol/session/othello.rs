@@ -150,7 +150,9 @@ pub fn genmove(
     memory: &mut Option<Memory>,
 ) -> Answer {
     if position.is_over() {
-        return Err("the game is over".into());
+        // Both sides pass once the game is over: GUIs and match runners (GoGui,
+        // gogui-twogtp) end a game on two passes and abort on an error.
+        return Ok(Move::Pass.to_string());
     }
     if color != position.side_to_move() {
         return Err(format!("{} is not to move", color.name()));
@@ -164,6 +166,15 @@ pub fn genmove(
         return Ok(mv.to_string());
     }
     let settings = settings(think.options);
+    if think.options.randomness_centi > 0 {
+        let mv = varied(position, think, &settings, memory)?;
+        if commit {
+            position
+                .play(color, mv)
+                .map_err(|e| format!("internal error: {e}"))?;
+        }
+        return Ok(mv.to_string());
+    }
     let result = ai::othello::search_in(position, think.limits, &settings, tables(memory, think))
         .ok_or("the game is over")?;
     log::info!(
@@ -179,4 +190,47 @@ pub fn genmove(
             .map_err(|e| format!("internal error: {e}"))?;
     }
     Ok(result.best.to_string())
+}
+
+/// A score in hundredths of a disc.
+fn centi(score: ai::othello::Score) -> i64 {
+    match score {
+        ai::othello::Score::Exact(discs) => i64::from(discs) * 100,
+        ai::othello::Score::Estimate(units) => i64::from(units),
+    }
+}
+
+/// The `randomness` option's pick: every move scored as `analyze` scores it, then one
+/// drawn with the session's seeded generator among those within the option's margin
+/// of the best.
+fn varied(
+    position: &Position,
+    think: &mut Think<'_>,
+    settings: &ai::othello::Settings,
+    memory: &mut Option<Memory>,
+) -> Result<Move, Refusal> {
+    let scored = ai::othello::hint_in(
+        position,
+        think.limits,
+        settings,
+        usize::MAX,
+        tables(memory, think),
+    );
+    let best = scored
+        .iter()
+        .map(|(_, s)| centi(*s))
+        .max()
+        .ok_or("the game is over")?;
+    let margin = i64::from(think.options.randomness_centi);
+    let near: Vec<Move> = scored
+        .iter()
+        .filter(|(_, s)| centi(*s) >= best - margin)
+        .map(|(mv, _)| *mv)
+        .collect();
+    let mv = *think.rng.choose(&near).ok_or("the game is over")?;
+    log::info!(
+        "othello randomness: {mv} among {} moves within {margin} hundredths of {best}",
+        near.len()
+    );
+    Ok(mv)
 }

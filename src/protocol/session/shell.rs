@@ -63,6 +63,19 @@ pub fn genmove(
     if let Some(cell) = ai::baseline::shell(position, color, think.options.player, think.rng) {
         return Ok(cell.to_string());
     }
+    Ok(search(position, color, think, memory)?.cell.to_string())
+}
+
+/// The search player's mixed strategy for `color` and the pick drawn from it.
+pub fn search(
+    position: &Position,
+    color: Color,
+    think: &mut Think<'_>,
+    memory: Option<&mut ai::shell::Memory>,
+) -> Result<ai::shell::Outcome, Refusal> {
+    if position.status().is_over() {
+        return Err("the game is over".into());
+    }
     let options = think.options;
     let mut limits = think.limits;
     let iterations = match (options.iterations, limits.deadline) {
@@ -89,7 +102,7 @@ pub fn genmove(
         outcome.nodes,
         outcome.solved_root
     );
-    Ok(outcome.cell.to_string())
+    Ok(outcome)
 }
 
 /// A rough count of the turns left, for the clock's share.

@@ -1,0 +1,196 @@
+//! NBoard mode through the real binary: a scripted GUI session, `ping` while the
+//! engine thinks, and bad input logged with the state kept.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use tabula::games::othello::Move;
+use tabula::games::othello::ggf;
+
+use crate::common::Engine;
+
+/// The game NBoard's protocol description shows, eight moves from the start.
+const GAME: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[someone]PW[tabula]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)";
+
+fn legal_after(game: &str) -> Vec<Move> {
+    ggf::read(game)
+        .expect("the game reads")
+        .final_position()
+        .legal_moves()
+}
+
+fn nboard() -> Engine {
+    Engine::start(&["--protocol", "nboard", "--set", "hash=1"])
+}
+
+/// The move of `go`'s answer: a `nodestats NODES SECONDS` line, then
+/// `=== MOVE/EVAL/TIME`, both checked for shape.
+fn go_answer(engine: &mut Engine) -> Move {
+    let stats = engine.line().expect("nodestats");
+    let words: Vec<&str> = stats.split(' ').collect();
+    assert_eq!(words.len(), 3, "{stats}");
+    assert_eq!(words[0], "nodestats");
+    assert!(
+        words[1].parse::<u64>().is_ok() && words[2].parse::<f64>().is_ok(),
+        "{stats}"
+    );
+    go_move(&engine.line().expect("the move"))
+}
+
+/// The move of a `=== MOVE/EVAL/TIME` line, checked for shape.
+fn go_move(line: &str) -> Move {
+    let rest = line
+        .strip_prefix("=== ")
+        .unwrap_or_else(|| panic!("expected === MOVE/EVAL/TIME, got {line:?}"));
+    let parts: Vec<&str> = rest.split('/').collect();
+    assert_eq!(parts.len(), 3, "{line}");
+    assert!(parts[1].parse::<f64>().is_ok(), "eval in {line}");
+    assert!(
+        parts[2].parse::<f64>().is_ok_and(|t| t >= 0.0),
+        "time in {line}"
+    );
+    assert_eq!(parts[0], parts[0].to_ascii_uppercase(), "{line}");
+    ggf::parse_move(parts[0]).expect("a move")
+}
+
+#[test]
+fn a_scripted_gui_session_is_answered() {
+    let legal = legal_after(GAME);
+    let mut engine = nboard();
+    engine.send("nboard 2");
+    engine.send("set depth 4");
+    engine.send(&format!("set game {GAME}"));
+    engine.send("ping 1");
+    engine.send("go");
+    assert_eq!(engine.line().as_deref(), Some("set myname tabula"));
+    assert_eq!(engine.line().as_deref(), Some("pong 1"));
+    assert_eq!(engine.line().as_deref(), Some("status tabula is thinking"));
+    let chosen = go_answer(&mut engine);
+    assert!(legal.contains(&chosen), "{chosen} is legal");
+    assert_eq!(engine.line().as_deref(), Some("status"));
+
+    engine.send("hint 3");
+    assert_eq!(engine.line().as_deref(), Some("status tabula is thinking"));
+    let mut hinted = Vec::new();
+    for _ in 0..3 {
+        let line = engine.line().expect("a search line");
+        let words: Vec<&str> = line.split(' ').collect();
+        assert_eq!(words.len(), 5, "search MOVE EVAL 0 DEPTH: {line}");
+        assert_eq!(words[0], "search");
+        let mv = ggf::parse_move(words[1]).expect("a move");
+        assert!(legal.contains(&mv), "{line}");
+        assert!(words[2].parse::<f64>().is_ok(), "{line}");
+        assert_eq!(words[3], "0");
+        assert_eq!(words[4], "4", "the depth asked for");
+        hinted.push(mv);
+    }
+    assert_eq!(engine.line().as_deref(), Some("status"));
+    hinted.dedup();
+    assert_eq!(hinted.len(), 3, "three different moves");
+
+    // The GUI plays the move back; no answer, then the next ping.
+    engine.send(&format!("move {}/-1.00/0.5", ggf::move_text(chosen)));
+    engine.send("ping 2");
+    assert_eq!(engine.line().as_deref(), Some("pong 2"));
+    engine.send("learn");
+    assert_eq!(engine.line().as_deref(), Some("learned"));
+    engine.send("analyze");
+    assert_eq!(engine.line().as_deref(), Some("status tabula is analysing"));
+    // Nine positions from the last back to the start, none finished.
+    for number in (0..=9).rev() {
+        let line = engine.line().expect("an analysis line");
+        let words: Vec<&str> = line.split(' ').collect();
+        assert_eq!(words[..2], ["analysis", &number.to_string()[..]], "{line}");
+        assert!(words[2].parse::<f64>().is_ok(), "{line}");
+    }
+    assert_eq!(engine.line().as_deref(), Some("status"));
+    engine.send("quit");
+    assert_eq!(engine.wait(), Some(0));
+}
+
+#[test]
+fn ping_stops_a_thinking_go_and_is_answered_after_it() {
+    let mut engine = nboard();
+    engine.send("nboard 2");
+    // Depth 60 in the midgame would think for hours: only the ping ends it.
+    engine.send("set depth 60");
+    engine.send(&format!("set game {GAME}"));
+    engine.send("go");
+    assert_eq!(engine.line().as_deref(), Some("set myname tabula"));
+    assert_eq!(engine.line().as_deref(), Some("status tabula is thinking"));
+    assert!(
+        engine.silent_for(Duration::from_millis(300)),
+        "still thinking"
+    );
+    engine.send("ping 5");
+    let chosen = go_answer(&mut engine);
+    assert!(legal_after(GAME).contains(&chosen));
+    assert_eq!(engine.line().as_deref(), Some("status"));
+    assert_eq!(engine.line().as_deref(), Some("pong 5"));
+    // A ping with nothing thinking stops nothing later.
+    engine.send("set depth 2");
+    engine.send("ping 6");
+    assert_eq!(engine.line().as_deref(), Some("pong 6"));
+    engine.send("hint 1");
+    assert_eq!(engine.line().as_deref(), Some("status tabula is thinking"));
+    assert!(engine.line().expect("a search line").ends_with(" 0 2"));
+    assert_eq!(engine.line().as_deref(), Some("status"));
+}
+
+#[test]
+fn bad_input_is_logged_and_changes_nothing() {
+    let script = [
+        "nboard 2",
+        "set depth 2",
+        "set game (;GM[Othello]BO[8 -- *];)",
+        "set game (;GM[Othello]TY[10]BO[8 ---------------------------O*------*O--------------------------- *];)",
+        "set game (;GM[Chess];)",
+        "move A1",
+        "move Q9",
+        "set depth zero",
+        "hint 0",
+        "go",
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["--protocol", "nboard", "--set", "hash=1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tabula starts");
+    let mut stdin = child.stdin.take().expect("piped");
+    stdin
+        .write_all(format!("{}\n", script.join("\n")).as_bytes())
+        .expect("written");
+    drop(stdin);
+    let output = child.wait_with_output().expect("tabula ends");
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "set myname tabula");
+    assert_eq!(
+        lines[1], "status tabula is thinking",
+        "no answer to bad input"
+    );
+    assert!(lines[2].starts_with("nodestats "), "{stdout}");
+    let chosen = go_move(lines[3]);
+    let start = tabula::games::othello::Position::start();
+    assert!(
+        start.legal_moves().contains(&chosen),
+        "the position is still the start: {chosen}"
+    );
+    assert_eq!(lines[4..], ["status"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for said in [
+        "set game: bad start board",
+        "set game: only 8x8",
+        "set game: not an Othello game",
+        "move A1: a1 flips no disc",
+        "move \"Q9\"",
+        "set depth",
+        "hint",
+    ] {
+        assert!(stderr.contains(said), "{said:?} logged in {stderr}");
+    }
+}
