@@ -6,9 +6,13 @@
 //! protocol error. The process is killed when the handle drops, so no engine outlives
 //! the arena.
 //!
-//! At start the arena reads the engine's `list_commands`, so it sends only what the
-//! engine knows: `set_option` (the game's seed), `kgs-time_settings` (a clock with an
-//! increment), `gogui-interrupt` (a late answer is cut short with `# interrupt`).
+//! At start the arena reads the engine's `list_commands` (or, if refused, asks
+//! `known_command`), so it sends only what the engine knows: an engine without
+//! Tabula's extensions gets plain GTP 2 (`boardsize`, `clear_board`, `play`,
+//! `genmove`, `time_settings`, `time_left`, `quit`); `set_game` (the game's set-up),
+//! `set_position` (openings), `set_option` (options, the game's seed),
+//! `kgs-time_settings` (a clock with an increment) and `gogui-interrupt` (a late
+//! answer is cut short with `# interrupt`) only when known.
 
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
@@ -20,6 +24,19 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, anyhow, bail};
 
 use crate::games::GameKind;
+
+/// The commands beyond GTP 2's required ones that the arena uses when an engine has
+/// them; asked one by one with `known_command` when `list_commands` is refused.
+const USEFUL: [&str; 8] = [
+    "set_game",
+    "set_position",
+    "set_option",
+    "time_settings",
+    "time_left",
+    "kgs-time_settings",
+    "gogui-interrupt",
+    "boardsize",
+];
 
 /// An engine as given on the command line: `NAME=COMMAND ARGS…`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -143,15 +160,22 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Starts the engine and shakes hands: `protocol_version` must answer `2`,
-    /// `name` must answer, `list_commands` is read (a refusal means an empty list),
-    /// `set_game GAME` must succeed; then `options` are set.
+    /// Starts the engine, shakes hands ([`Engine::handshake`]) and sets `options`
+    /// ([`Engine::set_options`]).
     pub fn start(
         spec: &EngineSpec,
         game: GameKind,
         options: &[(String, String)],
         timeout: Duration,
     ) -> Result<Engine, Failure> {
+        let mut engine = Engine::spawn(spec)?;
+        engine.handshake(game, timeout)?;
+        engine.set_options(options, timeout)?;
+        Ok(engine)
+    }
+
+    /// Starts the engine's process, with a reader thread on its stdout.
+    pub fn spawn(spec: &EngineSpec) -> Result<Engine, Failure> {
         let mut child = Command::new(&spec.program)
             .args(&spec.args)
             .stdin(Stdio::piped())
@@ -181,28 +205,72 @@ impl Engine {
             }
         });
         let stdin = child.stdin.take();
-        let mut engine = Engine {
+        Ok(Engine {
             child,
             stdin,
             lines,
             commands: Vec::new(),
             in_answer: false,
-        };
-        let version = engine.ask("protocol_version", timeout)?;
+        })
+    }
+
+    /// Shakes hands: `protocol_version` must answer `2`, `name` must answer,
+    /// `list_commands` is read (if refused, `known_command` is asked about each
+    /// command the arena can use instead), and `set_game GAME` must succeed if the
+    /// engine knows it.
+    pub fn handshake(&mut self, game: GameKind, timeout: Duration) -> Result<(), Failure> {
+        let version = self.ask("protocol_version", timeout)?;
         if version.trim() != "2" {
             return Err(Failure::Garbage(format!("protocol_version {version}")));
         }
-        engine.ask("name", timeout)?;
-        engine.commands = match engine.ask("list_commands", timeout) {
+        self.ask("name", timeout)?;
+        self.commands = match self.ask("list_commands", timeout) {
             Ok(list) => list.split_whitespace().map(str::to_string).collect(),
-            Err(Failure::Refused(_)) => Vec::new(),
+            Err(Failure::Refused(_)) => {
+                let mut known = Vec::new();
+                for name in USEFUL {
+                    match self.ask(&format!("known_command {name}"), timeout) {
+                        Ok(answer) if answer.trim() == "true" => known.push(name.to_string()),
+                        Ok(_) | Err(Failure::Refused(_)) => {}
+                        Err(failure) => return Err(failure),
+                    }
+                }
+                known
+            }
             Err(failure) => return Err(failure),
         };
-        engine.ask(&format!("set_game {}", game.name()), timeout)?;
-        for (name, value) in options {
-            engine.ask(&format!("set_option {name} {value}"), timeout)?;
+        if self.knows("set_game") {
+            self.ask(&format!("set_game {}", game.name()), timeout)?;
         }
-        Ok(engine)
+        Ok(())
+    }
+
+    /// Sets `options` with `set_option NAME VALUE`; the engine must know `set_option`
+    /// if there is any.
+    pub fn set_options(
+        &mut self,
+        options: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<(), Failure> {
+        if !options.is_empty() && !self.knows("set_option") {
+            let names: Vec<&str> = options.iter().map(|(name, _)| name.as_str()).collect();
+            return Err(Failure::Refused(format!(
+                "it does not know set_option, needed for {}",
+                names.join(", ")
+            )));
+        }
+        for (name, value) in options {
+            self.ask(&format!("set_option {name} {value}"), timeout)?;
+        }
+        Ok(())
+    }
+
+    /// Whether the engine reads times in decimal seconds: one that knows `set_game`
+    /// speaks Tabula's dialect; a plain GTP 2 engine gets whole seconds, as GTP 2's
+    /// `time_settings` and `time_left` have them.
+    #[must_use]
+    pub fn decimal_times(&self) -> bool {
+        self.knows("set_game")
     }
 
     /// Whether the engine's `list_commands` named `command`.

@@ -163,11 +163,45 @@ pub fn game_seed(seed: u64, number: usize) -> u64 {
     Rng::new(seed ^ (number as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)).next_u64()
 }
 
+/// Starts an engine for games of `kind` under `rules`: the handshake, then the move
+/// time as `set_option movetime` if the engine knows `set_option` (else the referee
+/// tells it with GTP 2's `time_settings` before each game).
+fn start_engine(
+    spec: &EngineSpec,
+    kind: GameKind,
+    rules: Rules,
+) -> Result<Engine, engine::Failure> {
+    let mut engine = Engine::spawn(spec)?;
+    engine.handshake(kind, rules.stall)?;
+    if let TimeControl::MoveTime { ms } = rules.time
+        && engine.knows("set_option")
+    {
+        engine.set_options(&[("movetime".to_string(), ms.to_string())], rules.stall)?;
+    }
+    Ok(engine)
+}
+
+/// Refuses a run that an engine cannot play: a game other than Othello without
+/// `set_game` (plain GTP 2 has no way to name it), or openings given as bare
+/// positions to an engine without `set_position`.
+fn check_dialect(engine: &Engine, name: &str, kind: GameKind, openings: &Openings) -> Result<()> {
+    if kind != GameKind::Othello && !engine.knows("set_game") {
+        bail!(
+            "engine {name} does not know set_game: a plain GTP 2 engine can play only othello (boardsize 8)"
+        );
+    }
+    if openings.has_bare_positions() && !engine.knows("set_position") {
+        bail!(
+            "engine {name} does not know set_position: give the openings as move sequences (such as f5d6c3d3c4), not positions"
+        );
+    }
+    Ok(())
+}
+
 /// What the workers share.
 struct Shared {
     kind: GameKind,
     specs: Vec<EngineSpec>,
-    options: Vec<(String, String)>,
     rules: Rules,
     openings: Openings,
     seed: u64,
@@ -188,7 +222,7 @@ impl Shared {
             .specs
             .get(index)
             .ok_or_else(|| engine::Failure::Crash("no such engine".into()))?;
-        Engine::start(spec, self.kind, &self.options, self.rules.stall)
+        start_engine(spec, self.kind, self.rules)
     }
 
     /// Plays `fixture` with this worker's engines, starting them as needed; after the
@@ -328,17 +362,13 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         max_turns: args.max_turns,
     };
     let openings = match &args.openings {
-        Some(path) => Openings::from_file(kind, path)?,
+        Some(path) => Openings::from_file(kind, path, openings::Order::Sequential, args.seed)?,
         None => Openings::Random {
             kind,
             plies: args.random_plies,
             seed: args.seed,
         },
     };
-    let mut options = Vec::new();
-    if let TimeControl::MoveTime { ms } = time {
-        options.push(("movetime".to_string(), ms.to_string()));
-    }
 
     // The records file must take writes before any engine starts: each run begins
     // with an empty line there (PGN ignores it), so a file that cannot be written
@@ -412,9 +442,10 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         specs
             .iter()
             .map(|spec| {
-                Engine::start(spec, kind, &options, rules.stall)
-                    .map(Some)
-                    .map_err(|f| anyhow!("engine {} {f}", spec.name))
+                let engine = start_engine(spec, kind, rules)
+                    .map_err(|f| anyhow!("engine {} {f}", spec.name))?;
+                check_dialect(&engine, &spec.name, kind, &openings)?;
+                Ok(Some(engine))
             })
             .collect::<Result<Vec<_>>>()?,
     );
@@ -429,7 +460,6 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     let shared = Arc::new(Shared {
         kind,
         specs: specs.clone(),
-        options,
         rules,
         openings,
         seed: args.seed,

@@ -38,19 +38,33 @@
 //! to PATH. `--interrupt` makes `list_commands` list `gogui-interrupt`, and `--kgs`
 //! makes it list `kgs-time_settings` (then answered by the fake itself); without them
 //! those names are taken out of the real engine's list.
+//!
+//! `tabula-fake-engine plain [--log PATH] [--no-list]` — an Othello engine that knows
+//! nothing but standard GTP 2, as engines from elsewhere do: `protocol_version`,
+//! `name`, `version`, `known_command`, `list_commands`, `quit`, `boardsize` (8 only),
+//! `clear_board`, `komi`, `play`, `genmove`, `time_settings` and `time_left` (whole
+//! seconds only, as GTP 2 has them: anything else is `? syntax error`); every other
+//! command is `? unknown command`. It checks every move with Tabula's rules (an
+//! illegal one, or a colour out of turn, is `? illegal move`) and plays the legal move
+//! that flips the fewest discs (the first such, in canonical order). `--log PATH`
+//! appends every line it reads to PATH; `--no-list` refuses `list_commands`, so that
+//! only `known_command` tells what it knows.
 
 use std::io::{BufRead, BufReader, Write};
+
 use std::process::{ChildStdin, ChildStdout, Command, Stdio, exit};
 use std::thread::sleep;
 use std::time::Duration;
+use tabula::games::othello::{Move, Position};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.split_first() {
         Some((mode, rest)) if mode == "gtp" => gtp(rest),
         Some((mode, rest)) if mode == "relay" => relay(rest),
+        Some((mode, rest)) if mode == "plain" => plain(rest),
         _ => {
-            eprintln!("usage: tabula-fake-engine gtp|relay …");
+            eprintln!("usage: tabula-fake-engine gtp|relay|plain …");
             exit(2);
         }
     }
@@ -331,4 +345,124 @@ fn relay(args: &[String]) {
     }
     drop(real);
     let _ = child.wait();
+}
+
+/// The commands of the `plain` fake: standard GTP 2 and nothing else.
+const PLAIN_COMMANDS: [&str; 13] = [
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "time_settings",
+    "time_left",
+];
+
+/// A GTP colour.
+fn plain_color(word: &str) -> Option<tabula::games::Color> {
+    match word.to_ascii_lowercase().as_str() {
+        "b" | "black" => Some(tabula::games::Color::Black),
+        "w" | "white" => Some(tabula::games::Color::White),
+        _ => None,
+    }
+}
+
+/// The legal move of the side to move that flips the fewest discs.
+fn plain_choice(position: &Position) -> Move {
+    let mut best: Option<(u32, Move)> = None;
+    for mv in position.legal_moves() {
+        let flips = position.check(mv).map_or(u32::MAX, u64::count_ones);
+        if best.is_none_or(|(fewest, _)| flips < fewest) {
+            best = Some((flips, mv));
+        }
+    }
+    best.map_or(Move::Pass, |(_, mv)| mv)
+}
+
+fn plain(args: &[String]) {
+    let mut log = option(args, "--log").and_then(|path| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .ok()
+    });
+    let no_list = args.iter().any(|a| a == "--no-list");
+    let mut position = Position::start();
+    for raw in std::io::stdin().lock().lines() {
+        let Ok(raw) = raw else { break };
+        if let Some(file) = &mut log {
+            let _ = writeln!(file, "{raw}");
+        }
+        let line = raw.split('#').next().unwrap_or("");
+        let mut words: Vec<&str> = line.split_whitespace().collect();
+        let mut id = String::new();
+        if words
+            .first()
+            .is_some_and(|w| w.chars().all(|c| c.is_ascii_digit()))
+        {
+            id = words.remove(0).to_string();
+        }
+        let Some((&name, rest)) = words.split_first() else {
+            continue;
+        };
+        let ok = |text: &str| answer(&format!("={id} {text}"));
+        let fail = |text: &str| answer(&format!("?{id} {text}"));
+        let whole = |words: &[&str]| words.iter().all(|w| w.parse::<u64>().is_ok());
+        match (name, rest) {
+            ("protocol_version", _) => ok("2"),
+            ("name", _) => ok("plain"),
+            ("version", _) => ok("1"),
+            ("list_commands", _) if no_list => fail("unknown command"),
+            ("list_commands", _) => ok(&PLAIN_COMMANDS.join("\n")),
+            ("known_command", [command]) => ok(&PLAIN_COMMANDS
+                .iter()
+                .any(|c| c == command && !(no_list && *c == "list_commands"))
+                .to_string()),
+            ("quit", _) => {
+                ok("");
+                return;
+            }
+            ("boardsize", ["8"]) => ok(""),
+            ("boardsize", _) => fail("unacceptable size"),
+            ("clear_board", []) => {
+                position = Position::start();
+                ok("");
+            }
+            ("komi", [_]) => ok(""),
+            ("time_settings", [_, _, _]) if whole(rest) => ok(""),
+            ("time_left", [color, _, _]) if plain_color(color).is_some() && whole(&rest[1..]) => {
+                ok("");
+            }
+            ("play", [color, mv]) => {
+                let played = plain_color(color)
+                    .zip(Move::parse(mv))
+                    .is_some_and(|(color, mv)| position.play(color, mv).is_ok());
+                if played { ok("") } else { fail("illegal move") }
+            }
+            ("genmove", [color]) => match plain_color(color) {
+                Some(color) if color == position.side_to_move() && !position.is_over() => {
+                    let mv = plain_choice(&position);
+                    if position.play(color, mv).is_ok() {
+                        ok(&mv.to_string());
+                    } else {
+                        fail("internal error");
+                    }
+                }
+                _ => fail("illegal move"),
+            },
+            (
+                "known_command" | "clear_board" | "komi" | "time_settings" | "time_left" | "play"
+                | "genmove",
+                _,
+            ) => fail("syntax error"),
+            _ => fail("unknown command"),
+        }
+    }
 }

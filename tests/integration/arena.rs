@@ -372,21 +372,34 @@ fn scratch(name: &str) -> std::path::PathBuf {
 }
 
 /// A scratch folder for `test`, the path of a file in it, and two `--engine` values:
-/// the good engine, and the fake `relay FLAG FILE OPTIONS` writing that file (`FLAG`
-/// is `--pid-file` or `--log`).
+/// the good engine, and `fake(file)`.
+fn good_and(
+    test: &str,
+    fake: impl Fn(&std::path::Path) -> String,
+) -> (std::path::PathBuf, std::path::PathBuf, String, String) {
+    let dir = scratch(test);
+    let file = dir.join("fake output");
+    (
+        dir.clone(),
+        file.clone(),
+        format!("good={TABULA}"),
+        fake(&file),
+    )
+}
+
+/// [`good_and`] the fake `relay FLAG FILE OPTIONS` writing that file (`FLAG` is
+/// `--pid-file` or `--log`).
 fn good_and_fake(
     test: &str,
     flag: &str,
     options: &str,
 ) -> (std::path::PathBuf, std::path::PathBuf, String, String) {
-    let dir = scratch(test);
-    let file = dir.join("fake output");
-    let good = format!("good={TABULA}");
-    let bad = format!(
-        "bad={FAKE} relay {flag} '{}' {options} {TABULA}",
-        file.display()
-    );
-    (dir, file, good, bad)
+    good_and(test, |file| {
+        format!(
+            "bad={FAKE} relay {flag} '{}' {options} {TABULA}",
+            file.display()
+        )
+    })
 }
 
 /// The process ids the fake wrote to `pid_file`, one per process started.
@@ -717,5 +730,241 @@ fn a_pgn_reader_credits_every_result_to_the_right_engine() {
             "{tags:?}"
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The plain fake's `list_commands`: standard GTP 2, all a plain engine may be sent.
+fn gtp2_commands() -> Vec<String> {
+    use std::io::Write;
+    let mut child = Command::new(FAKE)
+        .arg("plain")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the fake starts");
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(b"list_commands\n").expect("written");
+    }
+    let output = child.wait_with_output().expect("the fake answers");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let list: Vec<String> = text
+        .trim_start_matches("= ")
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    assert!(list.contains(&"genmove".to_string()), "{text}");
+    list
+}
+
+/// [`good_and`] the plain fake (with `options`) logging to that file.
+fn tabula_and_plain(
+    test: &str,
+    options: &str,
+) -> (std::path::PathBuf, std::path::PathBuf, String, String) {
+    good_and(test, |file| {
+        format!("plain={FAKE} plain {options} --log '{}'", file.display())
+    })
+}
+
+/// The command lines the plain fake logged.
+fn logged(log: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .expect("the fake's log")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Replays an Othello record from its opening and checks its `Result` and
+/// `Termination` against the rules: answers the final disc counts.
+fn replay_othello(tags: &std::collections::HashMap<String, String>, movetext: &str) -> (u32, u32) {
+    use tabula::games::othello::{Move, Position};
+    let mut position = Position::from_notation(&tags["Opening"]).expect("an opening position");
+    let moves = movetext
+        .split_once('{')
+        .and_then(|(_, rest)| rest.split_once('}'))
+        .map_or("", |(moves, _)| moves);
+    for word in moves.split_whitespace() {
+        let mv = Move::parse(word).expect("a move");
+        position
+            .play(position.side_to_move(), mv)
+            .expect("a legal move");
+    }
+    assert!(
+        position.is_over(),
+        "the game was played to the end: {tags:?}"
+    );
+    let (black, white) = position.counts();
+    let expected = match black.cmp(&white) {
+        std::cmp::Ordering::Greater => "0-1",
+        std::cmp::Ordering::Less => "1-0",
+        std::cmp::Ordering::Equal => "1/2-1/2",
+    };
+    assert_eq!(tags["Result"], expected, "{black}-{white}: {tags:?}");
+    assert_eq!(tags["Termination"], "normal");
+    (black, white)
+}
+
+/// Each record of a file with its movetext.
+fn records_with_moves(text: &str) -> Vec<(std::collections::HashMap<String, String>, String)> {
+    text.split("[Event ")
+        .skip(1)
+        .map(|chunk| {
+            let chunk = format!("[Event {chunk}");
+            let tags = records(&chunk).pop().expect("tags");
+            let movetext = chunk
+                .lines()
+                .filter(|l| !l.starts_with('['))
+                .collect::<Vec<_>>()
+                .join(" ");
+            (tags, movetext)
+        })
+        .collect()
+}
+
+#[test]
+fn arena_plays_a_plain_gtp2_engine_with_standard_commands_only() {
+    let (dir, log, good, plain) = tabula_and_plain("plain", "");
+    let path = dir.join("games.pgn");
+    let path = path.to_string_lossy().to_string();
+    let stdout = arena(&[
+        "--engine",
+        &good,
+        "--engine",
+        &plain,
+        "--games",
+        "4",
+        "--random-plies",
+        "4",
+        "--records",
+        &path,
+    ]);
+    let games = finished(&stdout);
+    assert_eq!(games.len(), 4, "{stdout}");
+    let text = std::fs::read_to_string(&path).expect("records written");
+    let played = records_with_moves(&text);
+    assert_eq!(played.len(), 4, "{text}");
+    for (tags, movetext) in &played {
+        replay_othello(tags, movetext);
+    }
+    let (w, l, d, n) = score(&stdout);
+    assert_eq!((w + l + d, n), (4, 4), "{stdout}");
+    // Only standard GTP 2 reached the plain engine; the openings were played in as
+    // moves after `boardsize 8` and `clear_board`.
+    let lines = logged(&log);
+    let gtp2 = gtp2_commands();
+    for line in &lines {
+        let name = line.split_whitespace().next().unwrap_or("");
+        assert!(
+            gtp2.iter().any(|c| c == name),
+            "{line:?} is no GTP 2 command"
+        );
+    }
+    assert_eq!(
+        lines.iter().filter(|l| *l == "clear_board").count(),
+        4,
+        "one fresh board a game: {lines:?}"
+    );
+    assert!(lines.iter().any(|l| l == "boardsize 8"));
+    assert!(
+        lines.iter().filter(|l| l.starts_with("play ")).count() >= 4 * 4,
+        "the four opening plies of each game were played in: {lines:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn arena_tells_a_plain_gtp2_engine_its_time_in_whole_seconds() {
+    // (arena options, the clock commands the plain engine must be sent)
+    let cases: [(&[&str], &[&str]); 2] = [
+        // A move time without set_option: GTP 2's byo-yomi of S seconds a move, at
+        // least 1 (the referee still holds it to the move time).
+        (&["--movetime", "300"], &["time_settings 0 1 1"]),
+        // Absolute time, and time_left in whole seconds.
+        (&["--tc", "30"], &["time_settings 30 0 0", "time_left "]),
+    ];
+    for (i, (extra, expected)) in cases.into_iter().enumerate() {
+        let (dir, log, good, plain) = tabula_and_plain(&format!("plain-time{i}"), "");
+        let args = [
+            &["--engine", &good, "--engine", &plain, "--games", "2"][..],
+            &["--max-turns", "8"],
+            extra,
+        ]
+        .concat();
+        let stdout = arena(&args);
+        for (number, _, _, _, reason) in finished(&stdout) {
+            assert!(
+                reason.starts_with("Adjudication"),
+                "game {number}: {reason}"
+            );
+        }
+        let lines = logged(&log);
+        for want in expected {
+            assert!(
+                lines.iter().any(|l| l.starts_with(want)),
+                "{extra:?}: {want:?} not sent: {lines:?}"
+            );
+        }
+        for line in lines.iter().filter(|l| l.starts_with("time_")) {
+            assert!(!line.contains('.'), "whole seconds only: {line:?}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn arena_asks_known_command_when_list_commands_is_refused() {
+    let (dir, log, good, plain) = tabula_and_plain("plain-nolist", "--no-list");
+    let stdout = arena(&[
+        "--engine",
+        &good,
+        "--engine",
+        &plain,
+        "--games",
+        "2",
+        "--tc",
+        "60",
+        "--max-turns",
+        "6",
+    ]);
+    assert_eq!(finished(&stdout).len(), 2, "{stdout}");
+    for (number, _, _, _, reason) in finished(&stdout) {
+        assert!(
+            reason.starts_with("Adjudication"),
+            "game {number}: {reason}"
+        );
+    }
+    let lines = logged(&log);
+    assert!(
+        lines.contains(&"known_command time_settings".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"time_settings 60 0 0".to_string()),
+        "{lines:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn arena_refuses_a_plain_engine_it_cannot_set_up() {
+    let good = format!("tabula={TABULA}");
+    let plain = format!("plain={FAKE} plain");
+    let stderr = arena_fails(&["--game", "shell", "--engine", &good, "--engine", &plain]);
+    assert!(
+        stderr.contains("engine plain does not know set_game"),
+        "{stderr}"
+    );
+    let dir = scratch("plain-positions");
+    let file = dir.join("openings.txt");
+    let position = "---------------------------XO------OX--------------------------- X";
+    std::fs::write(&file, format!("{position}\n")).expect("an openings file");
+    let file = file.to_string_lossy().to_string();
+    let stderr = arena_fails(&["--engine", &good, "--engine", &plain, "--openings", &file]);
+    assert!(
+        stderr.contains("engine plain does not know set_position"),
+        "{stderr}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
