@@ -48,7 +48,7 @@ pub struct EngineSpec {
 
 /// Splits a command line into words: spaces separate, single or double quotes group,
 /// a backslash escapes the next character outside single quotes.
-fn split_words(text: &str) -> Result<Vec<String>> {
+pub fn split_words(text: &str) -> Result<Vec<String>> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -168,15 +168,20 @@ impl Engine {
         options: &[(String, String)],
         timeout: Duration,
     ) -> Result<Engine, Failure> {
-        let mut engine = Engine::spawn(spec)?;
+        let mut engine = Engine::spawn(spec, None)?;
         engine.handshake(game, timeout)?;
         engine.set_options(options, timeout)?;
         Ok(engine)
     }
 
-    /// Starts the engine's process, with a reader thread on its stdout.
-    pub fn spawn(spec: &EngineSpec) -> Result<Engine, Failure> {
-        let mut child = Command::new(&spec.program)
+    /// Starts the engine's process (in the folder `dir` if given), with a reader
+    /// thread on its stdout.
+    pub fn spawn(spec: &EngineSpec, dir: Option<&str>) -> Result<Engine, Failure> {
+        let mut command = Command::new(&spec.program);
+        if let Some(dir) = dir {
+            command.current_dir(dir);
+        }
+        let mut child = command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -32,6 +32,7 @@ pub mod openings;
 pub mod record;
 pub mod referee;
 pub mod schedule;
+pub mod settings;
 pub mod stats;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -47,20 +48,32 @@ use clap::Args;
 
 use crate::games::{Color, GameKind};
 use crate::rng::Rng;
-use engine::{Engine, EngineSpec};
+use engine::Engine;
 use openings::Openings;
 use record::Record;
 use referee::{Fate, GameResult, Rules, TimeControl};
-use schedule::Fixture;
+use schedule::{Fixture, Tournament};
+use settings::{Participant, Proto};
 use stats::{Sprt, Tally, Verdict};
 
-/// The arena's command line.
+/// The arena's command line. Flag names are cutechess-cli's, with two dashes.
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
-    /// An engine: NAME=COMMAND [ARGS…] (quotes group words). Two or more; more than
-    /// two play a round robin.
-    #[arg(long = "engine", value_name = "NAME=COMMAND", required = true)]
+    /// An engine: `name=N cmd=C [arg=A]… [dir=D] [proto=gtp|nboard] [option.X=V]…
+    /// [tc=…] [st=S]`, or the short form NAME=COMMAND [ARGS…] (quotes group words).
+    /// Two or more.
+    #[arg(long = "engine", value_name = "KEY=VALUE", num_args = 1.., required = true)]
     engines: Vec<String>,
+    /// The `--engine` words by occurrence ([`ArenaArgs::group_engines`]).
+    #[arg(skip)]
+    engine_groups: Vec<Vec<String>>,
+    /// Settings for every engine, as `--engine` takes them (an engine's own win).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    each: Vec<String>,
+    /// round-robin (every pair of engines) or gauntlet (the first engine against
+    /// each other one).
+    #[arg(long, default_value = "round-robin")]
+    tournament: String,
     /// Games per pair of engines (rounded up to an even number: colour-swapped pairs).
     #[arg(long, default_value_t = 2)]
     games: usize,
@@ -68,13 +81,14 @@ pub struct ArenaArgs {
     /// to game, restarted only after a crash, a stall or a protocol error.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
-    /// Milliseconds per move (sent as `set_option movetime`).
+    /// Milliseconds per move: `set_option movetime` if the engine knows it, else GTP
+    /// 2's `time_settings 0 S 1`; the referee holds every engine to it.
     #[arg(long, conflicts_with = "tc")]
     movetime: Option<u64>,
-    /// A clock per side: MAIN+INC seconds (`60+0.5`). Set before each game with
-    /// `kgs-time_settings fischer MAIN INC` if the engine lists it, else with
-    /// `time_settings MAIN 0 0` when INC is 0 (GTP 2 has no increment); told with
-    /// `time_left COLOR SECONDS 0` before every move.
+    /// A clock per side in seconds: `time+inc` (`60+0.5`), `moves/time+inc` (the time
+    /// again every `moves` moves), `time` or `inf`. Set before each game with
+    /// `kgs-time_settings` if the engine lists it, else GTP 2's `time_settings` where
+    /// it can say the clock; told with `time_left` before every move.
     #[arg(long)]
     tc: Option<String>,
     /// Grace in milliseconds over the clock or move time before a time forfeit.
@@ -88,9 +102,11 @@ pub struct ArenaArgs {
     /// Random legal plies (Shell: turns) from the start, drawn from the seed.
     #[arg(long, default_value_t = 0, conflicts_with = "openings")]
     random_plies: u32,
-    /// A file of opening positions in the game's notation, one a line.
-    #[arg(long)]
-    openings: Option<String>,
+    /// Openings: `file=FILE [order=sequential|random]` or just FILE. One a line: a
+    /// position in the game's notation, or moves from the start (`f5d6c3d3c4`; Shell
+    /// `e5/e6 d4/d5`). `order=random` shuffles them by the seed.
+    #[arg(long, value_name = "file=FILE", num_args = 1..)]
+    openings: Vec<String>,
     /// Seed of the random openings and of every game's own seed (sent as
     /// `set_option seed` and written in the records).
     #[arg(long, default_value_t = 1)]
@@ -111,32 +127,55 @@ pub struct ArenaArgs {
     resume: bool,
 }
 
+impl ArenaArgs {
+    /// Groups the `--engine` words by occurrence, from the matches clap parsed the
+    /// arena's arguments into (the derived fields hold them flattened).
+    pub fn group_engines(&mut self, matches: &clap::ArgMatches) {
+        if let Ok(Some(occurrences)) = matches.try_get_occurrences::<String>("engines") {
+            self.engine_groups = occurrences.map(|words| words.cloned().collect()).collect();
+        }
+    }
+}
+
+/// The match's own time control, beneath `--each` and each engine's settings.
 fn time_control(args: &ArenaArgs) -> Result<TimeControl> {
     if let Some(ms) = args.movetime {
+        if ms == 0 {
+            bail!("--movetime must be positive");
+        }
         return Ok(TimeControl::MoveTime { ms });
     }
-    let Some(tc) = &args.tc else {
-        return Ok(TimeControl::None);
-    };
-    let (main, increment) = tc.split_once('+').unwrap_or((tc, "0"));
-    let seconds = |text: &str| -> Result<u64> {
-        let s: f64 = text
-            .trim()
-            .parse()
-            .map_err(|_| anyhow!("--tc {tc:?}: expected MAIN+INC in seconds"))?;
-        if !(s.is_finite() && s >= 0.0) {
-            bail!("--tc {tc:?}: times must be positive");
-        }
-        Ok((s * 1000.0).round() as u64)
-    };
-    let main_ms = seconds(main)?;
-    if main_ms == 0 {
-        bail!("--tc {tc:?}: the main time must be positive");
+    match &args.tc {
+        Some(tc) => settings::parse_tc(tc).map_err(|e| anyhow!("--{e}")),
+        None => Ok(TimeControl::None),
     }
-    Ok(TimeControl::Clock {
-        main_ms,
-        increment_ms: seconds(increment)?,
-    })
+}
+
+/// Reads `--openings`.
+fn openings(args: &ArenaArgs, kind: GameKind) -> Result<Openings> {
+    if args.openings.is_empty() {
+        return Ok(Openings::Random {
+            kind,
+            plies: args.random_plies,
+            seed: args.seed,
+        });
+    }
+    let mut file = None;
+    let mut order = openings::Order::Sequential;
+    for word in &args.openings {
+        match word.split_once('=') {
+            Some(("file", path)) => file = Some(path.to_string()),
+            Some(("order", "random")) => order = openings::Order::Random,
+            Some(("order", "sequential")) => order = openings::Order::Sequential,
+            Some((key, _)) if ["order", "format", "policy", "plies", "start"].contains(&key) => {
+                bail!("--openings {word}: not supported (file=FILE, order=sequential|random)")
+            }
+            _ if file.is_none() => file = Some(word.clone()),
+            _ => bail!("--openings {word}: expected file=FILE [order=sequential|random]"),
+        }
+    }
+    let file = file.ok_or_else(|| anyhow!("--openings: file=FILE is missing"))?;
+    Openings::from_file(kind, &file, order, args.seed)
 }
 
 /// PGN's `TimeControl` value for `time`.
@@ -147,12 +186,15 @@ fn pgn_time_control(time: TimeControl) -> String {
         TimeControl::MoveTime { ms } => format!("1/{}", seconds(ms)),
         TimeControl::Clock {
             main_ms,
-            increment_ms: 0,
-        } => seconds(main_ms),
-        TimeControl::Clock {
-            main_ms,
             increment_ms,
-        } => format!("{}+{}", seconds(main_ms), seconds(increment_ms)),
+            moves,
+        } => {
+            let moves = moves.map_or(String::new(), |m| format!("{m}/"));
+            match increment_ms {
+                0 => format!("{moves}{}", seconds(main_ms)),
+                _ => format!("{moves}{}+{}", seconds(main_ms), seconds(increment_ms)),
+            }
+        }
     }
 }
 
@@ -163,20 +205,21 @@ pub fn game_seed(seed: u64, number: usize) -> u64 {
     Rng::new(seed ^ (number as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)).next_u64()
 }
 
-/// Starts an engine for games of `kind` under `rules`: the handshake, then the move
-/// time as `set_option movetime` if the engine knows `set_option` (else the referee
-/// tells it with GTP 2's `time_settings` before each game).
+/// Starts an engine for games of `kind`: the handshake, its `option.X=V` settings,
+/// then its move time as `set_option movetime` if the engine knows `set_option` (else
+/// the referee tells it with GTP 2's `time_settings` before each game).
 fn start_engine(
-    spec: &EngineSpec,
+    participant: &Participant,
     kind: GameKind,
-    rules: Rules,
+    stall: Duration,
 ) -> Result<Engine, engine::Failure> {
-    let mut engine = Engine::spawn(spec)?;
-    engine.handshake(kind, rules.stall)?;
-    if let TimeControl::MoveTime { ms } = rules.time
+    let mut engine = Engine::spawn(&participant.spec, participant.dir.as_deref())?;
+    engine.handshake(kind, stall)?;
+    engine.set_options(&participant.options, stall)?;
+    if let TimeControl::MoveTime { ms } = participant.time
         && engine.knows("set_option")
     {
-        engine.set_options(&[("movetime".to_string(), ms.to_string())], rules.stall)?;
+        engine.set_options(&[("movetime".to_string(), ms.to_string())], stall)?;
     }
     Ok(engine)
 }
@@ -201,7 +244,8 @@ fn check_dialect(engine: &Engine, name: &str, kind: GameKind, openings: &Opening
 /// What the workers share.
 struct Shared {
     kind: GameKind,
-    specs: Vec<EngineSpec>,
+    participants: Vec<Participant>,
+    /// The rules of every game but the time controls, which are the engines' own.
     rules: Rules,
     openings: Openings,
     seed: u64,
@@ -218,11 +262,11 @@ impl Shared {
     }
 
     fn start(&self, index: usize) -> Result<Engine, engine::Failure> {
-        let spec = self
-            .specs
+        let participant = self
+            .participants
             .get(index)
             .ok_or_else(|| engine::Failure::Crash("no such engine".into()))?;
-        start_engine(spec, self.kind, self.rules)
+        start_engine(participant, self.kind, self.rules.stall)
     }
 
     /// Plays `fixture` with this worker's engines, starting them as needed; after the
@@ -256,7 +300,11 @@ impl Shared {
         let mut white = engines.get_mut(fixture.white).and_then(Option::take);
         let result = match (&mut black, &mut white) {
             (Some(b), Some(w)) if failures.iter().all(Option::is_none) => {
-                referee::play(&self.openings.get(fixture.round), b, w, self.rules)
+                let rules = Rules {
+                    time: seats.map(|i| self.participants[i].time),
+                    ..self.rules
+                };
+                referee::play(&self.openings.get(fixture.round), b, w, rules)
             }
             _ => referee::unstarted(failures),
         };
@@ -265,7 +313,7 @@ impl Shared {
             else {
                 continue;
             };
-            let name = &self.specs[seats[color.index()]].name;
+            let name = &self.participants[seats[color.index()]].spec.name;
             match result.fates[color.index()] {
                 Fate::Keep => *slot = Some(engine),
                 Fate::Drain => match engine.drain(self.rules.stall) {
@@ -337,11 +385,29 @@ fn write_record(file: &mut std::fs::File, text: &str) -> Result<()> {
 
 /// Runs the arena for `kind`.
 pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
-    let specs = args
-        .engines
+    let time = time_control(args)?;
+    let groups = if args.engine_groups.is_empty() {
+        args.engines.iter().map(|word| vec![word.clone()]).collect()
+    } else {
+        args.engine_groups.clone()
+    };
+    let participants = groups
         .iter()
-        .map(|text| EngineSpec::parse(text))
+        .map(|words| settings::participant(words, &args.each, time))
         .collect::<Result<Vec<_>>>()?;
+    if let Some(p) = participants.iter().find(|p| p.proto == Proto::Nboard) {
+        bail!(
+            "engine {}: proto=nboard is not supported yet (GTP engines only)",
+            p.spec.name
+        );
+    }
+    let specs: Vec<_> = participants.iter().map(|p| p.spec.clone()).collect();
+    let tournament = Tournament::from_name(&args.tournament).ok_or_else(|| {
+        anyhow!(
+            "--tournament {:?}: round-robin or gauntlet",
+            args.tournament
+        )
+    })?;
     if specs.len() < 2 {
         bail!("at least two --engine are needed");
     }
@@ -354,21 +420,13 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     if sprt.is_some() && specs.len() != 2 {
         bail!("--sprt needs exactly two engines");
     }
-    let time = time_control(args)?;
     let rules = Rules {
-        time,
+        time: [TimeControl::None; 2],
         margin: Duration::from_millis(args.timemargin),
         stall: Duration::from_millis(args.timeout.max(1)),
         max_turns: args.max_turns,
     };
-    let openings = match &args.openings {
-        Some(path) => Openings::from_file(kind, path, openings::Order::Sequential, args.seed)?,
-        None => Openings::Random {
-            kind,
-            plies: args.random_plies,
-            seed: args.seed,
-        },
-    };
+    let openings = openings(args, kind)?;
 
     // The records file must take writes before any engine starts: each run begins
     // with an empty line there (PGN ignores it), so a file that cannot be written
@@ -388,7 +446,7 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         None => None,
     };
 
-    let fixtures = schedule::fixtures(specs.len(), args.games.max(1));
+    let fixtures = schedule::fixtures(specs.len(), args.games.max(1), tournament);
     let total = fixtures.len();
     let mut tallies: Tallies = HashMap::new();
     let mut done = 0;
@@ -439,12 +497,13 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     // Every engine must start and shake hands before the run; these processes are the
     // first worker's.
     let mut first_engines = Some(
-        specs
+        participants
             .iter()
-            .map(|spec| {
-                let engine = start_engine(spec, kind, rules)
-                    .map_err(|f| anyhow!("engine {} {f}", spec.name))?;
-                check_dialect(&engine, &spec.name, kind, &openings)?;
+            .map(|participant| {
+                let name = &participant.spec.name;
+                let engine = start_engine(participant, kind, rules.stall)
+                    .map_err(|f| anyhow!("engine {name} {f}"))?;
+                check_dialect(&engine, name, kind, &openings)?;
                 Ok(Some(engine))
             })
             .collect::<Result<Vec<_>>>()?,
@@ -454,12 +513,11 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     let order: Vec<usize> = remaining.iter().map(|f| f.number).collect();
     let mut written = 0;
     let mut unwritten: BTreeMap<usize, String> = BTreeMap::new();
-    let time_control = pgn_time_control(time);
 
     let workers = args.concurrency.clamp(1, remaining.len().max(1));
     let shared = Arc::new(Shared {
         kind,
-        specs: specs.clone(),
+        participants,
         rules,
         openings,
         seed: args.seed,
@@ -474,7 +532,7 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         let engines = first_engines.take();
         handles.push(thread::spawn(move || {
             let mut engines: Vec<Option<Engine>> =
-                engines.unwrap_or_else(|| shared.specs.iter().map(|_| None).collect());
+                engines.unwrap_or_else(|| shared.participants.iter().map(|_| None).collect());
             while let Some(fixture) = shared.next() {
                 let date = record::date(SystemTime::now());
                 let result = shared.play(&mut engines, fixture);
@@ -507,7 +565,8 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
             round: fixture.round,
             date,
             seed: game_seed(args.seed, fixture.number),
-            time_control: time_control.clone(),
+            time_controls: [fixture.black, fixture.white]
+                .map(|i| pgn_time_control(shared.participants[i].time)),
             black: black.clone(),
             white: white.clone(),
             outcome: result.outcome,

@@ -132,14 +132,21 @@ pub enum TimeControl {
     None,
     /// A fixed time per move (`set_option movetime`).
     MoveTime { ms: u64 },
-    /// A clock per side: main time plus an increment per move, told with `time_left`.
-    Clock { main_ms: u64, increment_ms: u64 },
+    /// A clock per side: main time plus an increment per move, told with `time_left`;
+    /// with `moves`, the main time is given again after every `moves` moves of the
+    /// side (cutechess-cli's `moves/time+inc`).
+    Clock {
+        main_ms: u64,
+        increment_ms: u64,
+        moves: Option<u32>,
+    },
 }
 
-/// What every game is played under.
+/// What a game is played under.
 #[derive(Clone, Copy, Debug)]
 pub struct Rules {
-    pub time: TimeControl,
+    /// Black's and white's time controls.
+    pub time: [TimeControl; 2],
     /// Grace over the clock or move time before a time forfeit.
     pub margin: Duration,
     /// How long any answer may take when no clock applies.
@@ -313,6 +320,8 @@ struct Match<'a> {
     engines: [&'a mut Engine; 2],
     rules: Rules,
     left_ms: [f64; 2],
+    /// Moves each side made (for clocks with a move count).
+    made: [u32; 2],
     moves: Vec<String>,
 }
 
@@ -331,16 +340,21 @@ impl Match<'_> {
     /// moment it was sent.
     fn send_think(&mut self, color: Color, line: &str) -> Step<Instant> {
         let engine = &*self.engines[color.index()];
-        if let TimeControl::Clock { .. } = self.rules.time
+        if let TimeControl::Clock { moves, .. } = self.rules.time[color.index()]
             && engine.knows("time_left")
         {
+            // GTP 2: a count of moves left means a period of that many moves.
+            let stones = moves.map_or(0, |m| m - self.made[color.index()] % m);
             let ms = self.left_ms[color.index()].max(0.0);
             let seconds = if engine.decimal_times() {
                 format!("{:.3}", ms / 1000.0)
             } else {
                 ((ms / 1000.0).floor() as u64).to_string()
             };
-            self.ask(color, &format!("time_left {} {seconds} 0", color.name()))?;
+            self.ask(
+                color,
+                &format!("time_left {} {seconds} {stones}", color.name()),
+            )?;
         }
         self.engines[color.index()]
             .send(line)
@@ -351,7 +365,7 @@ impl Match<'_> {
     /// time: overrunning the clock or move time by more than the margin forfeits.
     fn await_think(&mut self, color: Color, sent: Instant) -> Step<String> {
         let margin = self.rules.margin;
-        let allowed = match self.rules.time {
+        let allowed = match self.rules.time[color.index()] {
             TimeControl::None => None,
             TimeControl::MoveTime { ms } => Some(Duration::from_millis(ms)),
             TimeControl::Clock { .. } => Some(Duration::from_secs_f64(
@@ -382,9 +396,20 @@ impl Match<'_> {
         {
             return Err(forfeit(spent));
         }
-        if let TimeControl::Clock { increment_ms, .. } = self.rules.time {
+        if let TimeControl::Clock {
+            main_ms,
+            increment_ms,
+            moves,
+        } = self.rules.time[color.index()]
+        {
+            let made = &mut self.made[color.index()];
+            *made += 1;
+            let period = moves.is_some_and(|m| made.is_multiple_of(m));
             let left = &mut self.left_ms[color.index()];
             *left = (*left - spent.as_secs_f64() * 1000.0).max(0.0) + increment_ms as f64;
+            if period {
+                *left += main_ms as f64;
+            }
         }
         Ok(text)
     }
@@ -640,7 +665,10 @@ fn engine_seconds(engine: &Engine, ms: u64, floor: u64) -> String {
 /// means that clock: KGS's `kgs-time_settings fischer MAIN INC` for a main time plus an
 /// increment; else GTP 2's `time_settings MAIN 0 0` (absolute time) when there is no
 /// increment. GTP 2 has no increment (`time_settings MAIN BYO 0` means no limit at
-/// all), so an engine with neither gets no clock settings, only `time_left`. A move
+/// all), so an engine with neither gets no clock settings, only `time_left`. A clock
+/// of `moves` moves in a time repeating, without increment, is Canadian byo-yomi
+/// with no main time (`kgs-time_settings canadian 0 TIME MOVES`, GTP 2's
+/// `time_settings 0 TIME MOVES`); with an increment nothing says it but `time_left`. A move
 /// time goes by `set_option movetime` at start when the engine knows it; otherwise it
 /// is GTP 2's byo-yomi of S seconds for every single move, `time_settings 0 S 1` (whole
 /// seconds, at least 1: the referee still holds the engine to the move time itself).
@@ -652,7 +680,30 @@ fn clock_settings(engine: &Engine, time: TimeControl) -> Option<String> {
         .then(|| format!("time_settings 0 {} 1", engine_seconds(engine, ms, 1))),
         TimeControl::Clock {
             main_ms,
+            increment_ms: 0,
+            moves: Some(moves),
+        } => {
+            // Canadian byo-yomi with no main time: `moves` moves in `main` seconds,
+            // again and again.
+            if engine.knows("kgs-time_settings") {
+                Some(format!(
+                    "kgs-time_settings canadian 0 {} {moves}",
+                    seconds(main_ms)
+                ))
+            } else if engine.knows("time_settings") {
+                Some(format!(
+                    "time_settings 0 {} {moves}",
+                    engine_seconds(engine, main_ms, 1)
+                ))
+            } else {
+                None
+            }
+        }
+        TimeControl::Clock { moves: Some(_), .. } => None,
+        TimeControl::Clock {
+            main_ms,
             increment_ms,
+            moves: None,
         } => {
             if engine.knows("kgs-time_settings") {
                 Some(format!(
@@ -721,20 +772,21 @@ fn set_up(game: &mut Match, color: Color, opening: &Opening, time: TimeControl) 
 /// Plays one game from `opening` between `black` and `white`, each set up afresh
 /// ([`set_up`]).
 pub fn play(opening: &Opening, black: &mut Engine, white: &mut Engine, rules: Rules) -> GameResult {
-    let main_ms = match rules.time {
+    let main_ms = rules.time.map(|time| match time {
         TimeControl::Clock { main_ms, .. } => main_ms as f64,
         _ => 0.0,
-    };
+    });
     let mut game = Match {
         engines: [black, white],
         rules,
-        left_ms: [main_ms; 2],
+        left_ms: main_ms,
+        made: [0; 2],
         moves: Vec::new(),
     };
     let mut fleets = [None, None];
     let played = (|| {
         for color in Color::ALL {
-            set_up(&mut game, color, opening, rules.time)?;
+            set_up(&mut game, color, opening, rules.time[color.index()])?;
         }
         match opening {
             Opening::Othello { position, .. } => game.othello(*position),

@@ -968,3 +968,149 @@ fn arena_refuses_a_plain_engine_it_cannot_set_up() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn arena_takes_cutechess_style_engines_a_gauntlet_and_openings_files() {
+    let dir = scratch("cutechess");
+    let log = dir.join("plain.log");
+    let records_path = dir.join("games.pgn");
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "# two XOT-style lines\nf5d6c3d3c4\nf5f6e6f4\n")
+        .expect("an openings file");
+    let plain_log = format!("arg={}", log.display());
+    let openings = format!("file={}", openings.display());
+    let records_arg = records_path.to_string_lossy().to_string();
+    let tabula_cmd = format!("cmd={TABULA}");
+    let random_cmd = format!("cmd={TABULA} --player random");
+    let fake_cmd = format!("cmd={FAKE}");
+    let stdout = arena(&[
+        "--tournament",
+        "gauntlet",
+        "--engine",
+        "name=g",
+        &tabula_cmd,
+        "arg=--player",
+        "arg=greedy",
+        "--engine",
+        "name=p",
+        &fake_cmd,
+        "arg=plain",
+        "arg=--log",
+        &plain_log,
+        "tc=40/60",
+        "--engine",
+        "name=r",
+        &random_cmd,
+        "option.depth=2",
+        "dir=/",
+        "--each",
+        "st=0.2",
+        "--games",
+        "2",
+        "--max-turns",
+        "8",
+        "--openings",
+        &openings,
+        "order=random",
+        "--records",
+        &records_arg,
+    ]);
+    let games = finished(&stdout);
+    let mut pairs: Vec<(String, String)> = games
+        .iter()
+        .map(|(_, white, black, _, _)| (black.clone(), white.clone()))
+        .collect();
+    pairs.sort();
+    let expected: Vec<(String, String)> = [("g", "p"), ("g", "r"), ("p", "g"), ("r", "g")]
+        .iter()
+        .map(|(b, w)| (b.to_string(), w.to_string()))
+        .collect();
+    assert_eq!(
+        pairs, expected,
+        "the first engine against each other one: {stdout}"
+    );
+    assert!(!stdout.contains("Score of p vs r"), "{stdout}");
+    // The openings are the file's lines, played in as moves to the plain engine.
+    let text = std::fs::read_to_string(&records_path).expect("records written");
+    let from_file: Vec<String> = ["f5d6c3d3c4", "f5f6e6f4"]
+        .iter()
+        .map(|line| {
+            use tabula::games::othello::{Move, Position};
+            let mut position = Position::start();
+            for square in line.as_bytes().chunks(2) {
+                let mv = Move::parse(std::str::from_utf8(square).unwrap_or("")).expect("a square");
+                position.play(position.side_to_move(), mv).expect("legal");
+            }
+            position.to_notation()
+        })
+        .collect();
+    for tags in records(&text) {
+        assert!(from_file.contains(&tags["Opening"]), "{tags:?}");
+        // Each engine's own time control: the plain engine's differs.
+        if tags["White"] == "p" || tags["Black"] == "p" {
+            let (p, other) = if tags["White"] == "p" {
+                ("WhiteTimeControl", "BlackTimeControl")
+            } else {
+                ("BlackTimeControl", "WhiteTimeControl")
+            };
+            assert_eq!(
+                (tags[p].as_str(), tags[other].as_str()),
+                ("40/60", "1/0.2"),
+                "{tags:?}"
+            );
+            assert!(!tags.contains_key("TimeControl"));
+        } else {
+            assert_eq!(tags["TimeControl"], "1/0.2", "{tags:?}");
+        }
+    }
+    // 40 moves in 60 s, again and again: GTP 2's Canadian byo-yomi with no main time,
+    // and the moves left in the period with each `time_left`.
+    let lines = logged(&log);
+    assert!(
+        lines.contains(&"time_settings 0 60 40".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("time_left ") && l.ends_with(" 39")),
+        "{lines:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn arena_refuses_bad_engine_settings_before_starting() {
+    let cmd = format!("cmd={TABULA}");
+    let cases: [(&[&str], &str); 4] = [
+        (&["--engine", "name=a", &cmd, "tc=1", "st=1"], "tc= and st="),
+        (
+            &["--engine", "name=a", &cmd, "speed=3"],
+            "unknown key \"speed\"",
+        ),
+        (&["--engine", "name=a", "tc=1"], "cmd= is missing"),
+        (&["--engine", "name=a", &cmd, "tc=0/60"], "moves before '/'"),
+    ];
+    for (engine, message) in cases {
+        let other = format!("b={TABULA}");
+        let args = [engine, &["--engine", &other]].concat();
+        let stderr = arena_fails(&args);
+        assert!(stderr.contains(message), "{engine:?}: {stderr}");
+    }
+    // An engine given options it cannot take (no set_option) is named.
+    let plain = format!("cmd={FAKE} plain");
+    let stderr = arena_fails(&[
+        "--engine",
+        "name=p",
+        &plain,
+        "option.hash=8",
+        "--engine",
+        &format!("b={TABULA}"),
+    ]);
+    assert!(
+        stderr.contains(
+            "engine p refuses a command: \"it does not know set_option, needed for hash\""
+        ),
+        "{stderr}"
+    );
+}
