@@ -15,9 +15,12 @@
 //! answer is cut short with `# interrupt`) only when known.
 
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -37,6 +40,71 @@ const USEFUL: [&str; 8] = [
     "gogui-interrupt",
     "boardsize",
 ];
+
+/// Set once the run is interrupted: every wait for an engine ends with
+/// [`Failure::Aborted`].
+static ABORT: AtomicBool = AtomicBool::new(false);
+
+/// How often a wait for an engine looks at [`ABORT`].
+const ABORT_POLL: Duration = Duration::from_millis(50);
+
+/// Lines read ahead from an engine's stdout; a flooding engine then waits on its pipe.
+const LINES_QUEUED: usize = 4096;
+
+/// The longest line kept whole; a longer one is cut there (and is garbage anyway).
+const LINE_LIMIT: u64 = 1 << 20;
+
+/// The stderr bytes an engine log keeps per process.
+const LOG_LIMIT: usize = 10 << 20;
+
+/// Stops every wait for every engine (Ctrl-C).
+pub fn abort_all() {
+    ABORT.store(true, Ordering::SeqCst);
+}
+
+/// Whether [`abort_all`] was called.
+#[must_use]
+pub fn aborted() -> bool {
+    ABORT.load(Ordering::SeqCst)
+}
+
+/// How to start an engine's process.
+#[derive(Clone, Debug, Default)]
+pub struct Launch {
+    /// Its working folder.
+    pub dir: Option<String>,
+    /// A log of its exchange and its stderr (`--engine-log`).
+    pub log: Option<Arc<Mutex<File>>>,
+}
+
+/// Reads `input` line by line (a line cut at [`LINE_LIMIT`], without its end of
+/// line, invalid UTF-8 replaced) into `each`, until the end or `each` answers false.
+fn read_lines(input: impl Read, mut each: impl FnMut(&str) -> bool) {
+    let mut reader = BufReader::new(input);
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match reader
+            .by_ref()
+            .take(LINE_LIMIT)
+            .read_until(b'\n', &mut buffer)
+        {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let text = String::from_utf8_lossy(&buffer);
+        if !each(text.trim_end_matches(['\n', '\r'])) {
+            break;
+        }
+    }
+}
+
+/// One line of an engine log: `TAG DIRECTION LINE` (`>` sent, `<` read, `!` stderr).
+fn write_log(file: &Mutex<File>, tag: &str, direction: char, line: &str) {
+    if let Ok(mut file) = file.lock() {
+        let _ = writeln!(file, "{tag} {direction} {line}");
+    }
+}
 
 /// An engine as given on the command line: `NAME=COMMAND ARGS…`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,6 +194,8 @@ pub enum Failure {
     Garbage(String),
     /// A well-framed `?` answer to a command that had to succeed.
     Refused(String),
+    /// The run was interrupted (Ctrl-C) while waiting.
+    Aborted,
 }
 
 impl fmt::Display for Failure {
@@ -135,6 +205,7 @@ impl fmt::Display for Failure {
             Failure::Stall => f.write_str("stalls (no answer in time)"),
             Failure::Garbage(line) => write!(f, "answers garbage {:?}", clip(line)),
             Failure::Refused(message) => write!(f, "refuses a command: {:?}", clip(message)),
+            Failure::Aborted => f.write_str("was stopped (the run was interrupted)"),
         }
     }
 }
@@ -157,6 +228,8 @@ pub struct Engine {
     commands: Vec<String>,
     /// An answer's first line was read but not its end (a deadline fell in between).
     in_answer: bool,
+    /// The exchange's log, and this process's tag on each line (`NAME PID`).
+    log: Option<(Arc<Mutex<File>>, String)>,
 }
 
 impl Engine {
@@ -168,46 +241,68 @@ impl Engine {
         options: &[(String, String)],
         timeout: Duration,
     ) -> Result<Engine, Failure> {
-        let mut engine = Engine::spawn(spec, None)?;
+        let mut engine = Engine::spawn(spec, &Launch::default())?;
         engine.handshake(game, timeout)?;
         engine.set_options(options, timeout)?;
         Ok(engine)
     }
 
-    /// Starts the engine's process (in the folder `dir` if given), with a reader
-    /// thread on its stdout.
-    pub fn spawn(spec: &EngineSpec, dir: Option<&str>) -> Result<Engine, Failure> {
+    /// Starts the engine's process as `launch` says, with a reader thread on its
+    /// stdout (and on its stderr when there is a log).
+    pub fn spawn(spec: &EngineSpec, launch: &Launch) -> Result<Engine, Failure> {
         let mut command = Command::new(&spec.program);
-        if let Some(dir) = dir {
+        if let Some(dir) = &launch.dir {
             command.current_dir(dir);
         }
+        // Its own process group: a Ctrl-C at the terminal reaches the arena alone,
+        // which then stops the engines itself (an engine killed by the signal first
+        // would lose its game for a crash).
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(if launch.log.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
             .spawn()
             .map_err(|e| Failure::Crash(format!("cannot start {:?}: {e}", spec.program)))?;
+        let log = launch
+            .log
+            .clone()
+            .map(|file| (file, format!("{} {}", spec.name, child.id())));
+        if let (Some((file, tag)), Some(stderr)) = (&log, child.stderr.take()) {
+            let (file, tag) = (Arc::clone(file), tag.clone());
+            thread::spawn(move || {
+                let mut written = 0;
+                read_lines(stderr, |line| {
+                    if written < LOG_LIMIT {
+                        written += line.len();
+                        write_log(&file, &tag, '!', line);
+                        if written >= LOG_LIMIT {
+                            write_log(&file, &tag, '!', "(stderr past 10 MB: the rest is dropped)");
+                        }
+                    }
+                    true
+                });
+            });
+        }
         let stdout = child
             .stdout
             .take()
             .ok_or_else(|| Failure::Crash("no stdout".into()))?;
-        let (sender, lines) = mpsc::channel();
+        let (sender, lines) = mpsc::sync_channel(LINES_QUEUED);
+        let stdout_log = log.clone();
         thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buffer = Vec::new();
-            loop {
-                buffer.clear();
-                match reader.read_until(b'\n', &mut buffer) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
+            read_lines(stdout, |line| {
+                if let Some((file, tag)) = &stdout_log {
+                    write_log(file, tag, '<', line);
                 }
-                let text = String::from_utf8_lossy(&buffer);
-                let line = text.trim_end_matches(['\n', '\r']).to_string();
-                if sender.send((Instant::now(), line)).is_err() {
-                    break;
-                }
-            }
+                sender.send((Instant::now(), line.to_string())).is_ok()
+            });
         });
         let stdin = child.stdin.take();
         Ok(Engine {
@@ -216,6 +311,7 @@ impl Engine {
             lines,
             commands: Vec::new(),
             in_answer: false,
+            log,
         })
     }
 
@@ -316,6 +412,9 @@ impl Engine {
     /// Sends one command line; answers the moment it was sent.
     pub fn send(&mut self, line: &str) -> Result<Instant, Failure> {
         log::debug!("arena > {line}");
+        if let Some((file, tag)) = &self.log {
+            write_log(file, tag, '>', line);
+        }
         let stdin = self
             .stdin
             .as_mut()
@@ -327,12 +426,22 @@ impl Engine {
         Ok(Instant::now())
     }
 
+    /// The next line by `deadline`, waiting in short slices so that an abort
+    /// ([`abort_all`]) stops the wait at once.
     fn line(&mut self, deadline: Instant) -> Result<(Instant, String), Failure> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(Failure::Stall),
-            Err(RecvTimeoutError::Disconnected) => Err(Failure::Crash("its output closed".into())),
+        loop {
+            if aborted() {
+                return Err(Failure::Aborted);
+            }
+            let wait = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(wait.min(ABORT_POLL)) {
+                Ok(line) => return Ok(line),
+                Err(RecvTimeoutError::Timeout) if wait > ABORT_POLL => {}
+                Err(RecvTimeoutError::Timeout) => return Err(Failure::Stall),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(Failure::Crash("its output closed".into()));
+                }
+            }
         }
     }
 

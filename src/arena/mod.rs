@@ -125,6 +125,17 @@ pub struct ArenaArgs {
     /// Continue from the records file without replaying its games.
     #[arg(long, requires = "records")]
     resume: bool,
+    /// Print the Elo, LOS and SPRT lines every N games (0: only at the end).
+    #[arg(long, default_value_t = 0)]
+    rating_interval: usize,
+    /// Keep each engine's stderr and its protocol exchange in DIR/NAME.log, every
+    /// line starting with the engine's name and process id (`>` sent, `<` read, `!`
+    /// stderr).
+    #[arg(long, value_name = "DIR")]
+    engine_log: Option<String>,
+    /// Write the results, per game and the summary, to FILE as JSON.
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
 }
 
 impl ArenaArgs {
@@ -210,10 +221,11 @@ pub fn game_seed(seed: u64, number: usize) -> u64 {
 /// the referee tells it with GTP 2's `time_settings` before each game).
 fn start_engine(
     participant: &Participant,
+    launch: &engine::Launch,
     kind: GameKind,
     stall: Duration,
 ) -> Result<Engine, engine::Failure> {
-    let mut engine = Engine::spawn(&participant.spec, participant.dir.as_deref())?;
+    let mut engine = Engine::spawn(&participant.spec, launch)?;
     engine.handshake(kind, stall)?;
     engine.set_options(&participant.options, stall)?;
     if let TimeControl::MoveTime { ms } = participant.time
@@ -245,6 +257,8 @@ fn check_dialect(engine: &Engine, name: &str, kind: GameKind, openings: &Opening
 struct Shared {
     kind: GameKind,
     participants: Vec<Participant>,
+    /// How each engine's processes start (folder, log).
+    launches: Vec<engine::Launch>,
     /// The rules of every game but the time controls, which are the engines' own.
     rules: Rules,
     openings: Openings,
@@ -255,7 +269,7 @@ struct Shared {
 
 impl Shared {
     fn next(&self) -> Option<Fixture> {
-        if self.stop.load(Ordering::Relaxed) {
+        if self.stop.load(Ordering::Relaxed) || engine::aborted() {
             return None;
         }
         self.queue.lock().ok()?.pop_front()
@@ -266,7 +280,12 @@ impl Shared {
             .participants
             .get(index)
             .ok_or_else(|| engine::Failure::Crash("no such engine".into()))?;
-        start_engine(participant, self.kind, self.rules.stall)
+        start_engine(
+            participant,
+            &self.launches[index],
+            self.kind,
+            self.rules.stall,
+        )
     }
 
     /// Plays `fixture` with this worker's engines, starting them as needed; after the
@@ -494,14 +513,25 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         log::warn!("resuming from {path}: {done} of {total} games already played");
     }
 
+    let launches = participants
+        .iter()
+        .map(|participant| engine_launch(participant, args.engine_log.as_deref()))
+        .collect::<Result<Vec<_>>>()?;
+    // Ctrl-C stops the games in flight (every wait for an engine ends at once), and
+    // the run closes as usual: records written, summary printed, a failing exit.
+    if let Err(e) = ctrlc::set_handler(engine::abort_all) {
+        log::warn!("Ctrl-C will not stop the run cleanly: {e}");
+    }
+
     // Every engine must start and shake hands before the run; these processes are the
     // first worker's.
     let mut first_engines = Some(
         participants
             .iter()
-            .map(|participant| {
+            .zip(&launches)
+            .map(|(participant, launch)| {
                 let name = &participant.spec.name;
-                let engine = start_engine(participant, kind, rules.stall)
+                let engine = start_engine(participant, launch, kind, rules.stall)
                     .map_err(|f| anyhow!("engine {name} {f}"))?;
                 check_dialect(&engine, name, kind, &openings)?;
                 Ok(Some(engine))
@@ -518,13 +548,14 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     let shared = Arc::new(Shared {
         kind,
         participants,
+        launches,
         rules,
         openings,
         seed: args.seed,
         queue: Mutex::new(remaining),
         stop: AtomicBool::new(false),
     });
-    let (sender, results) = mpsc::channel::<(Fixture, GameResult, String)>();
+    let (sender, events) = mpsc::channel::<Event>();
     let mut handles = Vec::new();
     for _ in 0..workers {
         let shared = Arc::clone(&shared);
@@ -534,14 +565,27 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
             let mut engines: Vec<Option<Engine>> =
                 engines.unwrap_or_else(|| shared.participants.iter().map(|_| None).collect());
             while let Some(fixture) = shared.next() {
+                if sender.send(Event::Started(fixture)).is_err() {
+                    break;
+                }
                 let date = record::date(SystemTime::now());
                 let result = shared.play(&mut engines, fixture);
-                if sender.send((fixture, result, date)).is_err() {
+                // A game the interrupt cut short has no result.
+                let event = if engine::aborted() {
+                    Event::Stopped(fixture)
+                } else {
+                    Event::Finished(fixture, result, date)
+                };
+                if sender.send(event).is_err() {
                     break;
                 }
             }
             for engine in engines.into_iter().flatten() {
-                engine.quit();
+                if engine::aborted() {
+                    drop(engine);
+                } else {
+                    engine.quit();
+                }
             }
         }));
     }
@@ -555,7 +599,27 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     let mut stdout = std::io::stdout();
     // The last score line printed: the summary does not repeat it.
     let mut last_score = None;
-    for (fixture, result, date) in results {
+    let mut games_json = Vec::new();
+    let mut stopped = Vec::new();
+    for event in events {
+        let (fixture, result, date) = match event {
+            Event::Started(fixture) => {
+                progress.clear();
+                let _ = writeln!(
+                    stdout,
+                    "Started game {} of {total} ({} vs {})",
+                    fixture.number, specs[fixture.white].name, specs[fixture.black].name
+                );
+                let _ = stdout.flush();
+                progress.draw(done);
+                continue;
+            }
+            Event::Stopped(fixture) => {
+                stopped.push(fixture.number);
+                continue;
+            }
+            Event::Finished(fixture, result, date) => (fixture, result, date),
+        };
         done += 1;
         let black = &specs[fixture.black].name;
         let white = &specs[fixture.white].name;
@@ -576,6 +640,7 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
             moves: result.moves.clone(),
             fleets: result.fleets.clone(),
         };
+        games_json.push(record.to_json());
         if let Some(file) = &mut records {
             unwritten.insert(fixture.number, record.to_pgn());
             while let Some(text) = order.get(written).and_then(|n| unwritten.remove(n)) {
@@ -601,6 +666,13 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         let line = tally.score_line(&specs[pair.0].name, &specs[pair.1].name);
         let _ = writeln!(stdout, "{line}");
         last_score = Some(line);
+        if args.rating_interval > 0 && done.is_multiple_of(args.rating_interval) {
+            let _ = writeln!(stdout, "{}", tally.elo_line());
+            if let Some(sprt) = &sprt {
+                let _ = writeln!(stdout, "{}", sprt.line(&tally.penta));
+            }
+            last_score = None;
+        }
         let _ = stdout.flush();
         progress.draw(done);
         if let Some(sprt) = &sprt
@@ -612,7 +684,8 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     for handle in handles {
         let _ = handle.join();
     }
-    // Games after one that was never played (the SPRT stopped the run).
+    // Games after one that was never played (the SPRT or an interrupt stopped the
+    // run).
     if let Some(file) = &mut records {
         for text in unwritten.values() {
             write_record(file, text)?;
@@ -643,7 +716,137 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         let table = stats::standings(&names, &pairs);
         let _ = writeln!(stdout, "{}", stats::standings_table(&table));
     }
+    let interrupted = engine::aborted();
+    if let Some(path) = &args.json {
+        let summary = json_summary(&pairs, &specs, sprt.as_ref(), done, total, interrupted);
+        let text = format!(
+            "{{\"games\": [{}], \"summary\": {summary}}}\n",
+            games_json.join(", ")
+        );
+        std::fs::write(path, text).with_context(|| format!("writing {path}"))?;
+    }
+    if interrupted {
+        stopped.sort_unstable();
+        let _ = writeln!(
+            stdout,
+            "Interrupted: {done} of {total} games played{}",
+            match stopped.len() {
+                0 => String::new(),
+                n => format!(
+                    ", {n} stopped unfinished (game{} {})",
+                    if n == 1 { "" } else { "s" },
+                    stopped
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }
+        );
+        let _ = stdout.flush();
+        bail!(
+            "interrupted after {done} of {total} games{}",
+            if args.records.is_some() {
+                "; --resume continues from the records"
+            } else {
+                ""
+            }
+        );
+    }
     let _ = writeln!(stdout, "Finished match");
     let _ = stdout.flush();
     Ok(())
+}
+
+/// What a worker tells the main thread.
+enum Event {
+    Started(Fixture),
+    Finished(Fixture, GameResult, String),
+    /// The interrupt cut the game short: it has no result.
+    Stopped(Fixture),
+}
+
+/// How `participant`'s processes start: its folder, and its log file
+/// `DIR/NAME.log` when `--engine-log DIR` is given (created, then appended to).
+fn engine_launch(participant: &Participant, log_dir: Option<&str>) -> Result<engine::Launch> {
+    let log = match log_dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("--engine-log {dir}: the folder cannot be made"))?;
+            let name: String = participant
+                .spec
+                .name
+                .chars()
+                .map(|c| {
+                    if c.is_alphanumeric() || "-_.".contains(c) {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            let path = std::path::Path::new(dir).join(format!("{name}.log"));
+            let file = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .with_context(|| format!("{} cannot be opened", path.display()))?;
+            Some(Arc::new(Mutex::new(file)))
+        }
+        None => None,
+    };
+    Ok(engine::Launch {
+        dir: participant.dir.clone(),
+        log,
+    })
+}
+
+/// The summary as JSON: games played, whether interrupted, and each pair's counts,
+/// pentanomial, Elo, error bar, LOS and (with an SPRT) its LLR and verdict.
+fn json_summary(
+    pairs: &[((usize, usize), Tally)],
+    specs: &[engine::EngineSpec],
+    sprt: Option<&Sprt>,
+    done: usize,
+    total: usize,
+    interrupted: bool,
+) -> String {
+    use record::json_string;
+    let number = |x: f64| {
+        if x.is_finite() {
+            format!("{x:.4}")
+        } else {
+            "null".to_string()
+        }
+    };
+    let pairs: Vec<String> = pairs
+        .iter()
+        .map(|((a, b), tally)| {
+            let e = tally.estimate();
+            let sprt = sprt.map_or(String::new(), |sprt| {
+                let llr = sprt.llr(&tally.penta);
+                format!(
+                    ", \"llr\": {}, \"sprt\": {}",
+                    number(llr),
+                    json_string(sprt.verdict(llr).text())
+                )
+            });
+            format!(
+                "{{\"a\": {}, \"b\": {}, \"wins\": {}, \"losses\": {}, \"draws\": {}, \"penta\": {:?}, \"elo\": {}, \"error\": {}, \"los\": {}{sprt}}}",
+                json_string(&specs[*a].name),
+                json_string(&specs[*b].name),
+                tally.wins,
+                tally.losses,
+                tally.draws,
+                tally.penta,
+                number(e.elo),
+                number(e.error),
+                number(e.los * 100.0),
+            )
+        })
+        .collect();
+    format!(
+        "{{\"played\": {done}, \"scheduled\": {total}, \"interrupted\": {interrupted}, \"pairs\": [{}]}}",
+        pairs.join(", ")
+    )
 }

@@ -145,6 +145,59 @@ impl Record {
     }
 }
 
+impl Record {
+    /// The record as one JSON object (for `--json`): the same fields as the PGN
+    /// tags, the moves as an array of strings.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let moves: Vec<String> = self.moves.iter().map(|m| json_string(m)).collect();
+        let fleets: Vec<String> = self
+            .fleets
+            .iter()
+            .map(|f| f.as_deref().map_or("null".to_string(), json_string))
+            .collect();
+        format!(
+            "{{\"number\": {}, \"round\": {}, \"game\": {}, \"date\": {}, \"seed\": {}, \"white\": {}, \"black\": {}, \"result\": {}, \"termination\": {}, \"reason\": {}, \"white_time_control\": {}, \"black_time_control\": {}, \"opening\": {}, \"moves\": [{}], \"fleets\": [{}]}}",
+            self.number,
+            self.round + 1,
+            json_string(&self.game),
+            json_string(&self.date),
+            self.seed,
+            json_string(&self.white),
+            json_string(&self.black),
+            json_string(self.outcome.code()),
+            json_string(self.termination.name()),
+            json_string(&self.reason),
+            json_string(&self.time_controls[1]),
+            json_string(&self.time_controls[0]),
+            json_string(&self.opening),
+            moves.join(", "),
+            fleets.join(", ")
+        )
+    }
+}
+
+/// `text` as a JSON string literal.
+#[must_use]
+pub fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// The PGN `Date` (`YYYY.MM.DD`, UTC) of `time`.
 #[must_use]
 pub fn date(time: std::time::SystemTime) -> String {

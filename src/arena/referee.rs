@@ -281,7 +281,7 @@ impl Ending {
     /// `color` failed an exchange.
     fn failure(color: Color, failure: &Failure) -> Ending {
         let termination = match failure {
-            Failure::Crash(_) => Termination::Crash,
+            Failure::Crash(_) | Failure::Aborted => Termination::Crash,
             Failure::Stall => Termination::Stall,
             Failure::Garbage(_) | Failure::Refused(_) => Termination::ProtocolError,
         };

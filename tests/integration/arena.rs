@@ -1114,3 +1114,223 @@ fn arena_refuses_bad_engine_settings_before_starting() {
         "{stderr}"
     );
 }
+
+/// The path of `name` in `dir`, as an argument.
+fn file_in(dir: &std::path::Path, name: &str) -> String {
+    dir.join(name).to_string_lossy().to_string()
+}
+
+#[test]
+fn arena_stops_cleanly_on_sigint_and_resumes() {
+    use std::io::BufRead;
+    let dir = scratch("sigint");
+    let (records_path, json_path) = (file_in(&dir, "games.pgn"), file_in(&dir, "results.json"));
+    let (records_arg, json_arg) = (records_path.clone(), json_path.clone());
+    let good = format!("good={TABULA}");
+    let slow = format!("slow={FAKE} relay slow 3 {TABULA}");
+    // The fake takes 1.5 s over its 3rd move of each game: games last long enough
+    // to be interrupted in flight.
+    let base = [
+        "--engine",
+        &good,
+        "--engine",
+        &slow,
+        "--games",
+        "8",
+        "--concurrency",
+        "2",
+        "--records",
+        &records_arg,
+        "--max-turns",
+        "8",
+    ];
+    let mut child = Command::new(TABULA)
+        .arg("arena")
+        .args(base)
+        .args(["--json", &json_arg])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the arena starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let (lines, received) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = lines.send(line);
+        }
+    });
+    let mut seen = Vec::new();
+    // Wait for the first finished game, then for the next games to start.
+    while !seen
+        .iter()
+        .any(|l: &String| l.starts_with("Started game 4 of 8"))
+    {
+        let line = received
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the games go on");
+        seen.push(line);
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let started = std::time::Instant::now();
+    let status = child.wait().expect("the arena ends");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "the games in flight stop at once"
+    );
+    let _ = reader.join();
+    seen.extend(received.try_iter());
+    let stdout = seen.join("\n") + "\n";
+    let mut stderr = String::new();
+    if let Some(mut pipe) = child.stderr.take() {
+        let _ = std::io::Read::read_to_string(&mut pipe, &mut stderr);
+    }
+    assert!(!status.success(), "an interrupted run fails: {stdout}");
+    assert!(stderr.contains("interrupted after"), "{stderr}");
+    let played = finished(&stdout).len();
+    assert!((1..8).contains(&played), "{stdout}");
+    assert!(
+        stdout.contains(&format!("Interrupted: {played} of 8 games played")),
+        "{stdout}"
+    );
+    // Only the games in flight (two at a time) were stopped; none started after.
+    let stopped = stdout
+        .lines()
+        .find_map(|l| {
+            l.split_once(" games played, ")?
+                .1
+                .split_once(" stopped")?
+                .0
+                .parse()
+                .ok()
+        })
+        .unwrap_or(0);
+    assert!((1..=2).contains(&stopped), "{stdout}");
+    let last_start = stdout
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("Started game ")?
+                .split_once(" of")?
+                .0
+                .parse()
+                .ok()
+        })
+        .max()
+        .unwrap_or(0);
+    assert_eq!(last_start, played + stopped, "{stdout}");
+    assert!(
+        stdout.contains("Elo difference: "),
+        "the summary is printed: {stdout}"
+    );
+    assert!(!stdout.contains("Finished match"), "{stdout}");
+    let (w, l, d, n) = score(&stdout);
+    assert_eq!((w + l + d, n as usize), (n, played), "{stdout}");
+    let text = std::fs::read_to_string(&records_path).expect("records");
+    assert_eq!(
+        records(&text).len(),
+        played,
+        "every finished game is recorded"
+    );
+    let json = std::fs::read_to_string(&json_path).expect("the JSON results");
+    assert_eq!(json.matches("\"number\": ").count(), played, "{json}");
+    assert!(json.contains("\"interrupted\": true"), "{json}");
+    // The records resume: the missing games are played, none twice.
+    let rest = arena(&[&base[..], &["--resume"]].concat());
+    assert_eq!(finished(&rest).len(), 8 - played, "{rest}");
+    assert_eq!(score(&rest).3, 8);
+    let text = std::fs::read_to_string(&records_path).expect("records");
+    let mut numbers: Vec<usize> = records(&text)
+        .iter()
+        .map(|t| t["Number"].parse().expect("a number"))
+        .collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, (1..=8).collect::<Vec<_>>());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn arena_reports_starts_ratings_engine_logs_and_json() {
+    let dir = scratch("observe");
+    let logs = dir.join("logs");
+    let (logs_arg, json_arg) = (file_in(&dir, "logs"), file_in(&dir, "results.json"));
+    let json_path = json_arg.clone();
+    let good = format!("good={TABULA}");
+    let bad = fake("illegal", 3);
+    let stdout = arena(&[
+        "--engine",
+        &good,
+        "--engine",
+        &bad,
+        "--games",
+        "4",
+        "--rating-interval",
+        "2",
+        "--sprt",
+        "elo0=0,elo1=10,alpha=0.05,beta=0.05",
+        "--engine-log",
+        &logs_arg,
+        "--json",
+        &json_arg,
+    ]);
+    // `Started game N of M (WHITE vs BLACK)` before each game's end.
+    for number in 1..=4 {
+        let start = stdout
+            .find(&format!("Started game {number} of 4 ("))
+            .expect("a start line");
+        let end = stdout
+            .find(&format!("Finished game {number} ("))
+            .expect("an end line");
+        assert!(start < end, "{stdout}");
+    }
+    let elo_lines = stdout
+        .lines()
+        .filter(|l| l.starts_with("Elo difference"))
+        .count();
+    assert_eq!(
+        elo_lines,
+        2 + 1,
+        "after games 2 and 4, and the summary: {stdout}"
+    );
+    assert_eq!(
+        stdout
+            .lines()
+            .filter(|l| l.starts_with("SPRT: llr"))
+            .count(),
+        3,
+        "{stdout}"
+    );
+    // The logs: each engine's exchange, its name on every line.
+    let good_log = std::fs::read_to_string(logs.join("good.log")).expect("good's log");
+    let bad_log = std::fs::read_to_string(logs.join("bad.log")).expect("bad's log");
+    for (log, name) in [(&good_log, "good "), (&bad_log, "bad ")] {
+        assert!(log.lines().all(|l| l.starts_with(name)), "{log}");
+        assert!(
+            log.lines().any(|l| l.ends_with("> protocol_version")),
+            "{log}"
+        );
+        assert!(log.lines().any(|l| l.contains(" < = 2")), "{log}");
+        assert!(log.lines().any(|l| l.contains("> genmove ")), "{log}");
+    }
+    let json = std::fs::read_to_string(&json_path).expect("the JSON results");
+    assert_eq!(
+        json.matches("\"termination\": \"illegal move\"").count(),
+        4,
+        "{json}"
+    );
+    assert!(
+        json.contains("\"played\": 4, \"scheduled\": 4, \"interrupted\": false"),
+        "{json}"
+    );
+    assert!(
+        json.contains("\"a\": \"good\", \"b\": \"bad\", \"wins\": 4"),
+        "{json}"
+    );
+    assert!(json.contains("\"sprt\": "), "{json}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
