@@ -194,6 +194,8 @@ pub enum Failure {
     Garbage(String),
     /// A well-framed `?` answer to a command that had to succeed.
     Refused(String),
+    /// An answer carrying an id the command did not have (the arena sends none).
+    WrongId(String),
     /// The run was interrupted (Ctrl-C) while waiting.
     Aborted,
 }
@@ -205,6 +207,11 @@ impl fmt::Display for Failure {
             Failure::Stall => f.write_str("stalls (no answer in time)"),
             Failure::Garbage(line) => write!(f, "answers garbage {:?}", clip(line)),
             Failure::Refused(message) => write!(f, "refuses a command: {:?}", clip(message)),
+            Failure::WrongId(line) => write!(
+                f,
+                "answers with an id the command did not have: {:?}",
+                clip(line)
+            ),
             Failure::Aborted => f.write_str("was stopped (the run was interrupted)"),
         }
     }
@@ -462,7 +469,10 @@ impl Engine {
             _ => return Err(Failure::Garbage(first)),
         };
         let tail = first.get(1..).unwrap_or("");
-        let tail = tail.trim_start_matches(|c: char| c.is_ascii_digit());
+        // GTP 2: an answer carries the command's id, and the arena sends none.
+        if tail.starts_with(|c: char| c.is_ascii_digit()) {
+            return Err(Failure::WrongId(first));
+        }
         let mut text = match tail.strip_prefix(' ') {
             Some(rest) => rest.to_string(),
             None if tail.is_empty() => String::new(),

@@ -225,7 +225,22 @@ fn start_engine(
     kind: GameKind,
     stall: Duration,
 ) -> Result<Engine, engine::Failure> {
-    let mut engine = Engine::spawn(&participant.spec, launch)?;
+    prepare(
+        Engine::spawn(&participant.spec, launch)?,
+        participant,
+        kind,
+        stall,
+    )
+}
+
+/// The start of [`start_engine`] after the process runs: handshake, options, move
+/// time.
+fn prepare(
+    mut engine: Engine,
+    participant: &Participant,
+    kind: GameKind,
+    stall: Duration,
+) -> Result<Engine, engine::Failure> {
     engine.handshake(kind, stall)?;
     engine.set_options(&participant.options, stall)?;
     if let TimeControl::MoveTime { ms } = participant.time
@@ -523,18 +538,35 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         log::warn!("Ctrl-C will not stop the run cleanly: {e}");
     }
 
-    // Every engine must start and shake hands before the run; these processes are the
-    // first worker's.
+    // Every engine's program must start before the run, and the engines that shake
+    // hands must be able to play it; these processes are the first worker's. An
+    // engine that starts but breaks its handshake (junk, silence, an exit) is named
+    // on stderr, and its games are scored to the opponent while it keeps failing.
     let mut first_engines = Some(
         participants
             .iter()
             .zip(&launches)
             .map(|(participant, launch)| {
                 let name = &participant.spec.name;
-                let engine = start_engine(participant, launch, kind, rules.stall)
+                let engine = Engine::spawn(&participant.spec, launch)
                     .map_err(|f| anyhow!("engine {name} {f}"))?;
-                check_dialect(&engine, name, kind, &openings)?;
-                Ok(Some(engine))
+                match prepare(engine, participant, kind, rules.stall) {
+                    Ok(engine) => {
+                        check_dialect(&engine, name, kind, &openings)?;
+                        Ok(Some(engine))
+                    }
+                    // A refusal at start is the settings' fault (a game, an option
+                    // the engine does not take): the run stops.
+                    Err(failure @ engine::Failure::Refused(_)) => {
+                        bail!("engine {name} {failure}")
+                    }
+                    Err(failure) => {
+                        log::warn!(
+                            "engine {name} {failure} at start: its games are scored to the opponent while it fails"
+                        );
+                        Ok(None)
+                    }
+                }
             })
             .collect::<Result<Vec<_>>>()?,
     );

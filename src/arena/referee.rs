@@ -283,7 +283,9 @@ impl Ending {
         let termination = match failure {
             Failure::Crash(_) | Failure::Aborted => Termination::Crash,
             Failure::Stall => Termination::Stall,
-            Failure::Garbage(_) | Failure::Refused(_) => Termination::ProtocolError,
+            Failure::Garbage(_) | Failure::Refused(_) | Failure::WrongId(_) => {
+                Termination::ProtocolError
+            }
         };
         Ending::loss(color, termination, failure.to_string())
     }

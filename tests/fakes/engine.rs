@@ -48,7 +48,13 @@
 //! illegal one, or a colour out of turn, is `? illegal move`) and plays the legal move
 //! that flips the fewest discs (the first such, in canonical order). `--log PATH`
 //! appends every line it reads to PATH; `--no-list` refuses `list_commands`, so that
-//! only `known_command` tells what it knows.
+//! only `known_command` tells what it knows. Faults, for the arena's tests:
+//!
+//! - `--junk`: prints a banner line before its first answer;
+//! - `--wrong-id`: answers every command with the id 99;
+//! - `--flood-stdout`: answers its first `genmove` of a game with 100 000 junk lines;
+//! - `--flood-stderr MB`: writes MB megabytes to stderr at start, then plays on;
+//! - `--mute`: reads its input and never answers.
 
 use std::io::{BufRead, BufReader, Write};
 
@@ -393,7 +399,17 @@ fn plain(args: &[String]) {
             .open(path)
             .ok()
     });
-    let no_list = args.iter().any(|a| a == "--no-list");
+    let flag = |name: &str| args.iter().any(|a| a == name);
+    let no_list = flag("--no-list");
+    let (mut junk, wrong_id, mute) = (flag("--junk"), flag("--wrong-id"), flag("--mute"));
+    let mut flood = flag("--flood-stdout");
+    if let Some(megabytes) = option(args, "--flood-stderr").and_then(|n| n.parse::<usize>().ok()) {
+        let line = format!("{}\n", "x".repeat(1023));
+        let mut err = std::io::stderr().lock();
+        for _ in 0..megabytes * 1024 {
+            let _ = err.write_all(line.as_bytes());
+        }
+    }
     let mut position = Position::start();
     for raw in std::io::stdin().lock().lines() {
         let Ok(raw) = raw else { break };
@@ -412,6 +428,24 @@ fn plain(args: &[String]) {
         let Some((&name, rest)) = words.split_first() else {
             continue;
         };
+        if mute {
+            continue;
+        }
+        if std::mem::take(&mut junk) {
+            println!("Welcome to plain 1.0, the engine that talks first");
+        }
+        if wrong_id {
+            id = "99".to_string();
+        }
+        if name == "clear_board" {
+            flood = flag("--flood-stdout");
+        }
+        if name == "genmove" && std::mem::take(&mut flood) {
+            let mut out = std::io::stdout().lock();
+            for i in 0..100_000 {
+                let _ = writeln!(out, "info depth {i}");
+            }
+        }
         let ok = |text: &str| answer(&format!("={id} {text}"));
         let fail = |text: &str| answer(&format!("?{id} {text}"));
         let whole = |words: &[&str]| words.iter().all(|w| w.parse::<u64>().is_ok());

@@ -1334,3 +1334,89 @@ fn arena_reports_starts_ratings_engine_logs_and_json() {
     assert!(json.contains("\"sprt\": "), "{json}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Two games of tabula against the plain fake with `fault`: the fake loses both by
+/// `reason` and the run completes; answers the arena's stdout and stderr.
+fn plain_fault_loses_both(fault: &str, extra: &[&str], reason: &str) -> (String, String) {
+    let good = format!("good={TABULA}");
+    let plain = format!("plain={FAKE} plain {fault}");
+    let args = [
+        &["--engine", &good, "--engine", &plain, "--games", "2"][..],
+        extra,
+    ]
+    .concat();
+    let output = run_arena(&args);
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert!(output.status.success(), "{fault}: {stderr}\n{stdout}");
+    let games = finished(&stdout);
+    assert_eq!(games.len(), 2, "{fault}: {stdout}");
+    for (number, _, black, result, why) in &games {
+        let expected = if black == "plain" { "1-0" } else { "0-1" };
+        assert_eq!(result, expected, "{fault}: game {number}: {stdout}");
+        let side = if black == "plain" { "Black " } else { "White " };
+        assert!(
+            why.starts_with(side) && why.contains(reason),
+            "{fault}: game {number}: {why:?} lacks {reason:?}"
+        );
+    }
+    assert_eq!(score(&stdout), (2, 0, 0, 2), "{fault}: {stdout}");
+    assert!(stdout.ends_with("Finished match\n"), "{stdout}");
+    (stdout, stderr)
+}
+
+#[test]
+fn arena_scores_engines_that_break_the_protocol_to_the_opponent() {
+    // Junk before its first answer, or silence: the start fails, a line on stderr
+    // names the engine and what it did, and each game is lost by it.
+    let (_, stderr) = plain_fault_loses_both("--junk", &[], "answers garbage \"Welcome to plain");
+    assert!(
+        stderr.contains("engine plain answers garbage \"Welcome to plain")
+            && stderr.contains("at start: its games are scored to the opponent"),
+        "{stderr}"
+    );
+    let (_, stderr) = plain_fault_loses_both("--mute", &["--timeout", "500"], "stalls");
+    assert!(stderr.contains("engine plain stalls"), "{stderr}");
+    plain_fault_loses_both(
+        "--wrong-id",
+        &[],
+        "answers with an id the command did not have: \"=99",
+    );
+    plain_fault_loses_both("--flood-stdout", &[], "answers garbage \"info depth 0\"");
+}
+
+#[test]
+fn arena_keeps_a_capped_log_of_an_engine_that_floods_stderr() {
+    let dir = scratch("flood-stderr");
+    let logs = file_in(&dir, "logs");
+    let good = format!("good={TABULA}");
+    let plain = format!("plain={FAKE} plain --flood-stderr 24");
+    let stdout = arena(&[
+        "--engine",
+        &good,
+        "--engine",
+        &plain,
+        "--games",
+        "2",
+        "--engine-log",
+        &logs,
+    ]);
+    for (number, _, _, _, reason) in finished(&stdout) {
+        assert!(
+            reason.contains(" wins ") || reason.starts_with("Draw"),
+            "game {number} ends normally: {reason}"
+        );
+    }
+    let log = std::fs::read_to_string(dir.join("logs").join("plain.log")).expect("the log");
+    assert!(
+        log.len() < 12 << 20,
+        "the stderr kept is capped: {} bytes",
+        log.len()
+    );
+    assert!(log.contains("(stderr past 10 MB: the rest is dropped)"));
+    assert!(
+        log.lines().any(|l| l.contains(" > genmove ")),
+        "the exchange is kept"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
