@@ -237,6 +237,8 @@ pub struct Engine {
     in_answer: bool,
     /// The exchange's log, and this process's tag on each line (`NAME PID`).
     log: Option<(Arc<Mutex<File>>, String)>,
+    /// For an NBoard engine: the game the adapter keeps ([`super::nboard`]).
+    nboard: Option<super::nboard::State>,
 }
 
 impl Engine {
@@ -319,6 +321,7 @@ impl Engine {
             commands: Vec::new(),
             in_answer: false,
             log,
+            nboard: None,
         })
     }
 
@@ -327,6 +330,18 @@ impl Engine {
     /// command the arena can use instead), and `set_game GAME` must succeed if the
     /// engine knows it.
     pub fn handshake(&mut self, game: GameKind, timeout: Duration) -> Result<(), Failure> {
+        if let Some(mut state) = self.nboard.take() {
+            let done = super::nboard::handshake(self, &mut state, timeout);
+            self.nboard = Some(state);
+            self.commands = vec!["set_position".into()];
+            if game != GameKind::Othello {
+                return Err(Failure::Refused(format!(
+                    "an NBoard engine plays only othello, not {}",
+                    game.name()
+                )));
+            }
+            return done;
+        }
         let version = self.ask("protocol_version", timeout)?;
         if version.trim() != "2" {
             return Err(Failure::Garbage(format!("protocol_version {version}")));
@@ -360,6 +375,12 @@ impl Engine {
         options: &[(String, String)],
         timeout: Duration,
     ) -> Result<(), Failure> {
+        if self.nboard.is_some() {
+            for (name, value) in options {
+                super::nboard::set_option(self, name, value)?;
+            }
+            return Ok(());
+        }
         if !options.is_empty() && !self.knows("set_option") {
             let names: Vec<&str> = options.iter().map(|(name, _)| name.as_str()).collect();
             return Err(Failure::Refused(format!(
@@ -398,6 +419,11 @@ impl Engine {
     /// first sent `# interrupt` so that it answers at once. Afterwards the engine is in
     /// step again; an error means it is not (it stalls or crashed).
     pub fn drain(&mut self, timeout: Duration) -> Result<(), Failure> {
+        if let Some(mut state) = self.nboard.take() {
+            let done = super::nboard::drain(self, &mut state, timeout);
+            self.nboard = Some(state);
+            return done;
+        }
         if self.knows("gogui-interrupt") {
             self.send("# interrupt")?;
         }
@@ -418,6 +444,21 @@ impl Engine {
 
     /// Sends one command line; answers the moment it was sent.
     pub fn send(&mut self, line: &str) -> Result<Instant, Failure> {
+        if let Some(mut state) = self.nboard.take() {
+            let sent = super::nboard::send(self, &mut state, line);
+            self.nboard = Some(state);
+            return sent;
+        }
+        self.write_line(line)
+    }
+
+    /// Speaks the NBoard protocol from now on (before the handshake).
+    pub fn use_nboard(&mut self) {
+        self.nboard = Some(super::nboard::State::default());
+    }
+
+    /// Writes one line to the engine as it is; answers the moment it was sent.
+    pub(super) fn write_line(&mut self, line: &str) -> Result<Instant, Failure> {
         log::debug!("arena > {line}");
         if let Some((file, tag)) = &self.log {
             write_log(file, tag, '>', line);
@@ -435,6 +476,10 @@ impl Engine {
 
     /// The next line by `deadline`, waiting in short slices so that an abort
     /// ([`abort_all`]) stops the wait at once.
+    pub(super) fn next_line(&mut self, deadline: Instant) -> Result<(Instant, String), Failure> {
+        self.line(deadline)
+    }
+
     fn line(&mut self, deadline: Instant) -> Result<(Instant, String), Failure> {
         loop {
             if aborted() {
@@ -455,6 +500,11 @@ impl Engine {
     /// Reads one answer by `deadline`: the success text and when its first line
     /// arrived, or the failure (`?` answers are [`Failure::Refused`]).
     pub fn receive(&mut self, deadline: Instant) -> Result<(String, Instant), Failure> {
+        if let Some(mut state) = self.nboard.take() {
+            let answer = super::nboard::receive(self, &mut state, deadline);
+            self.nboard = Some(state);
+            return answer;
+        }
         let (at, first) = loop {
             let (at, line) = self.line(deadline)?;
             if !line.trim().is_empty() {
@@ -496,13 +546,18 @@ impl Engine {
 
     /// Sends a command and reads its answer within `timeout`.
     pub fn ask(&mut self, line: &str, timeout: Duration) -> Result<String, Failure> {
+        if let Some(mut state) = self.nboard.take() {
+            let answer = super::nboard::ask(self, &mut state, line);
+            self.nboard = Some(state);
+            return answer;
+        }
         let sent = self.send(line)?;
         self.receive(sent + timeout).map(|(text, _)| text)
     }
 
     /// Ends the engine: `quit`, a moment to exit, then a kill.
     pub fn quit(mut self) {
-        if self.send("quit").is_ok() {
+        if self.write_line("quit").is_ok() {
             let deadline = Instant::now() + Duration::from_millis(500);
             while Instant::now() < deadline {
                 if let Ok(Some(_)) = self.child.try_wait() {

@@ -28,6 +28,7 @@
 //! engine do not mirror each other).
 
 pub mod engine;
+pub mod nboard;
 pub mod openings;
 pub mod record;
 pub mod referee;
@@ -225,12 +226,16 @@ fn start_engine(
     kind: GameKind,
     stall: Duration,
 ) -> Result<Engine, engine::Failure> {
-    prepare(
-        Engine::spawn(&participant.spec, launch)?,
-        participant,
-        kind,
-        stall,
-    )
+    prepare(spawn(participant, launch)?, participant, kind, stall)
+}
+
+/// Starts `participant`'s process, speaking its protocol.
+fn spawn(participant: &Participant, launch: &engine::Launch) -> Result<Engine, engine::Failure> {
+    let mut engine = Engine::spawn(&participant.spec, launch)?;
+    if participant.proto == Proto::Nboard {
+        engine.use_nboard();
+    }
+    Ok(engine)
 }
 
 /// The start of [`start_engine`] after the process runs: handshake, options, move
@@ -429,11 +434,10 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         .iter()
         .map(|words| settings::participant(words, &args.each, time))
         .collect::<Result<Vec<_>>>()?;
-    if let Some(p) = participants.iter().find(|p| p.proto == Proto::Nboard) {
-        bail!(
-            "engine {}: proto=nboard is not supported yet (GTP engines only)",
-            p.spec.name
-        );
+    if let Some(p) = participants.iter().find(|p| p.proto == Proto::Nboard)
+        && kind != GameKind::Othello
+    {
+        bail!("engine {}: proto=nboard plays only othello", p.spec.name);
     }
     let specs: Vec<_> = participants.iter().map(|p| p.spec.clone()).collect();
     let tournament = Tournament::from_name(&args.tournament).ok_or_else(|| {
@@ -548,8 +552,8 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
             .zip(&launches)
             .map(|(participant, launch)| {
                 let name = &participant.spec.name;
-                let engine = Engine::spawn(&participant.spec, launch)
-                    .map_err(|f| anyhow!("engine {name} {f}"))?;
+                let engine =
+                    spawn(participant, launch).map_err(|f| anyhow!("engine {name} {f}"))?;
                 match prepare(engine, participant, kind, rules.stall) {
                     Ok(engine) => {
                         check_dialect(&engine, name, kind, &openings)?;

@@ -55,6 +55,14 @@
 //! - `--flood-stdout`: answers its first `genmove` of a game with 100 000 junk lines;
 //! - `--flood-stderr MB`: writes MB megabytes to stderr at start, then plays on;
 //! - `--mute`: reads its input and never answers.
+//!
+//! `tabula-fake-engine nboard [--log PATH]` — an Othello engine that speaks only the
+//! NBoard protocol: `nboard 2`, `set depth N` (and any other `set`), `set game GGF`
+//! (the board of `BO[…]` and the `B[…]`/`W[…]` moves after it), `move SQUARE`, `go`
+//! (answered `=== SQUARE/0.00/0.0`, the same choice as `plain`'s; `PA` to pass),
+//! `ping N` (answered `pong N`) and `quit`; it announces `set myname fake-nboard` and
+//! a `status` line, as NBoard engines do. A move it cannot play is reported on
+//! stderr and ends it with status 6.
 
 use std::io::{BufRead, BufReader, Write};
 
@@ -69,6 +77,7 @@ fn main() {
         Some((mode, rest)) if mode == "gtp" => gtp(rest),
         Some((mode, rest)) if mode == "relay" => relay(rest),
         Some((mode, rest)) if mode == "plain" => plain(rest),
+        Some((mode, rest)) if mode == "nboard" => nboard(rest),
         _ => {
             eprintln!("usage: tabula-fake-engine gtp|relay|plain …");
             exit(2);
@@ -353,6 +362,16 @@ fn relay(args: &[String]) {
     let _ = child.wait();
 }
 
+/// The file `--log PATH` names, opened to append.
+fn log_file(args: &[String]) -> Option<std::fs::File> {
+    let path = option(args, "--log")?;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .ok()
+}
+
 /// The commands of the `plain` fake: standard GTP 2 and nothing else.
 const PLAIN_COMMANDS: [&str; 13] = [
     "protocol_version",
@@ -392,13 +411,7 @@ fn plain_choice(position: &Position) -> Move {
 }
 
 fn plain(args: &[String]) {
-    let mut log = option(args, "--log").and_then(|path| {
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .ok()
-    });
+    let mut log = log_file(args);
     let flag = |name: &str| args.iter().any(|a| a == name);
     let no_list = flag("--no-list");
     let (mut junk, wrong_id, mute) = (flag("--junk"), flag("--wrong-id"), flag("--mute"));
@@ -497,6 +510,92 @@ fn plain(args: &[String]) {
                 _,
             ) => fail("syntax error"),
             _ => fail("unknown command"),
+        }
+    }
+}
+
+/// The position of a GGF record: its `BO[8 BOARD SIDE]` and the moves after it.
+fn ggf_position(ggf: &str) -> Option<Position> {
+    let board_start = ggf.find("BO[8 ")? + 5;
+    let rest = &ggf[board_start..];
+    let (board, rest) = (rest.get(..64)?, rest.get(64..)?);
+    let side = rest.trim_start().chars().next()?;
+    let board: String = board
+        .chars()
+        .map(|c| match c {
+            '*' => 'X',
+            'O' => 'O',
+            _ => '-',
+        })
+        .collect();
+    let side = if side == 'O' { 'O' } else { 'X' };
+    let mut position = Position::from_notation(&format!("{board} {side}")).ok()?;
+    let mut moves = rest.split_once(']')?.1;
+    while let Some(open) = moves
+        .find(['B', 'W'])
+        .filter(|&i| moves[i + 1..].starts_with('['))
+    {
+        let close = moves[open..].find(']')? + open;
+        let word = &moves[open + 2..close];
+        let mv = if word.eq_ignore_ascii_case("pa") {
+            Move::Pass
+        } else {
+            Move::parse(word.split('/').next()?)?
+        };
+        position.play(position.side_to_move(), mv).ok()?;
+        moves = &moves[close + 1..];
+    }
+    Some(position)
+}
+
+fn nboard(args: &[String]) {
+    let mut log = log_file(args);
+    let mut position = Position::start();
+    let say = |text: &str| {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    };
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        if let Some(file) = &mut log {
+            let _ = writeln!(file, "{line}");
+        }
+        let line = line.trim();
+        let (name, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match name {
+            "nboard" => say("set myname fake-nboard"),
+            "set" if rest.starts_with("game ") => match ggf_position(rest) {
+                Some(game) => position = game,
+                None => {
+                    eprintln!("fake-nboard: a game it cannot read: {rest}");
+                    exit(6);
+                }
+            },
+            "move" => {
+                let word = rest.split('/').next().unwrap_or("");
+                let mv = if word.eq_ignore_ascii_case("pa") {
+                    Some(Move::Pass)
+                } else {
+                    Move::parse(word)
+                };
+                if mv.is_none_or(|mv| position.play(position.side_to_move(), mv).is_err()) {
+                    eprintln!("fake-nboard: a move it cannot play: {rest}");
+                    exit(6);
+                }
+            }
+            "go" => {
+                say("status thinking");
+                let mv = plain_choice(&position);
+                let word = match mv {
+                    Move::Pass => "PA".to_string(),
+                    Move::Place(square) => square.to_string().to_ascii_uppercase(),
+                };
+                say(&format!("=== {word}/0.00/0.0"));
+            }
+            "ping" => say(&format!("pong {rest}")),
+            "quit" => return,
+            _ => {}
         }
     }
 }

@@ -1420,3 +1420,56 @@ fn arena_keeps_a_capped_log_of_an_engine_that_floods_stderr() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn arena_plays_an_nboard_engine_to_the_end() {
+    let (dir, log, good, _) = good_and("nboard", |_| String::new());
+    let nboard = format!("cmd={FAKE} nboard --log '{}'", log.display());
+    let records_path = file_in(&dir, "games.pgn");
+    let stdout = arena(&[
+        "--engine",
+        &good,
+        "--engine",
+        "name=nb",
+        &nboard,
+        "proto=nboard",
+        "option.depth=4",
+        "--games",
+        "4",
+        "--random-plies",
+        "3",
+        "--records",
+        &records_path,
+    ]);
+    assert_eq!(finished(&stdout).len(), 4, "{stdout}");
+    let text = std::fs::read_to_string(&records_path).expect("records written");
+    for (tags, movetext) in &records_with_moves(&text) {
+        replay_othello(tags, movetext);
+    }
+    // The NBoard exchange: the handshake, the option, each game as a GGF record from
+    // its opening, then moves and `go`.
+    let lines = logged(&log);
+    assert_eq!(
+        lines.first().map(String::as_str),
+        Some("nboard 2"),
+        "{lines:?}"
+    );
+    assert!(lines.contains(&"set depth 4".to_string()), "{lines:?}");
+    let games: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("set game (;GM[Othello]"))
+        .collect();
+    assert_eq!(games.len(), 4, "one game record a game: {lines:?}");
+    assert!(
+        games
+            .iter()
+            .all(|g| g.contains("BO[8 ") && g.ends_with(";)"))
+    );
+    assert!(lines.iter().any(|l| l.starts_with("move ")) && lines.contains(&"go".to_string()));
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l.starts_with("genmove") && !l.starts_with("play"))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
