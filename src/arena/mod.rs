@@ -116,7 +116,8 @@ pub struct ArenaArgs {
     /// Othello by disc count, the others as a draw.
     #[arg(long)]
     max_turns: Option<u32>,
-    /// elo0=A,elo1=B,alpha=X,beta=Y: stop when the SPRT decides (two engines).
+    /// elo0=A,elo1=B,alpha=X,beta=Y[,model=normalized|logistic]: stop when the SPRT
+    /// decides (two engines). The bounds are normalised Elo unless `model=logistic`.
     #[arg(long)]
     sprt: Option<String>,
     /// Append one PGN record per game to FILE, in game-number order (`Result` as PGN
