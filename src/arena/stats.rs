@@ -16,8 +16,8 @@
 //! pentanomial distribution: a bound `nE` in normalised Elo is the score
 //! `½ + nE · √2 · √v / (800 / ln 10)`, and with `s0`, `s1` the scores of the two bounds,
 //! `LLR = n · (s1 − s0) · (2s − s0 − s1) / (2v)`. With `model=logistic` the bounds are
-//! logistic Elo instead: `s0`, `s1` are the scores `1 / (1 + 10^(−E/400))`. Empty pentanomial cells count 0.001
-//! for the SPRT only, so a lopsided match still decides.
+//! logistic Elo instead: `s0`, `s1` are the scores `1 / (1 + 10^(−E/400))`. Empty
+//! pentanomial cells count 0.001 for the SPRT only, so a lopsided match still decides.
 
 use std::collections::HashMap;
 
