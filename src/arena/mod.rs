@@ -373,10 +373,40 @@ impl Shared {
     }
 }
 
-/// The progress bar on stderr, drawn only when stderr is a terminal.
+/// The progress bar on stderr, drawn only when stderr is a terminal: games done,
+/// elapsed time, the time left at this run's pace, and the last score.
 struct Progress {
     on: bool,
     total: usize,
+    /// Games done (resumed ones) when the run started, and when.
+    first: usize,
+    started: std::time::Instant,
+}
+
+/// `seconds` as `H:MM:SS` (or `M:SS` under an hour).
+fn clock_time(seconds: u64) -> String {
+    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
+    }
+}
+
+/// The progress line's text after the bar: `N/M games, T elapsed, ETA T`.
+fn progress_text(done: usize, total: usize, first: usize, elapsed: Duration) -> String {
+    let played = done.saturating_sub(first);
+    let eta = match played {
+        0 => "?".to_string(),
+        _ => {
+            let left = total.saturating_sub(done) as f64;
+            clock_time((elapsed.as_secs_f64() / played as f64 * left).round() as u64)
+        }
+    };
+    format!(
+        "{done}/{total} games, {} elapsed, ETA {eta}",
+        clock_time(elapsed.as_secs())
+    )
 }
 
 impl Progress {
@@ -386,17 +416,20 @@ impl Progress {
         }
     }
 
-    fn draw(&self, done: usize) {
+    fn draw(&self, done: usize, score: Option<&String>) {
         if !self.on || self.total == 0 {
             return;
         }
-        const WIDTH: usize = 40;
+        const WIDTH: usize = 30;
         let filled = (done * WIDTH / self.total).min(WIDTH);
+        let text = progress_text(done, self.total, self.first, self.started.elapsed());
+        let score = score
+            .and_then(|line| line.split_once(": "))
+            .map_or(String::new(), |(_, counts)| format!(", {counts}"));
         eprint!(
-            "\r[{}{}] {done}/{} games",
+            "\r[{}{}] {text}{score}",
             "#".repeat(filled),
             "-".repeat(WIDTH - filled),
-            self.total
         );
     }
 }
@@ -631,8 +664,10 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     let progress = Progress {
         on: std::io::stderr().is_terminal(),
         total,
+        first: done,
+        started: std::time::Instant::now(),
     };
-    progress.draw(done);
+    progress.draw(done, None);
     let mut stdout = std::io::stdout();
     // The last score line printed: the summary does not repeat it.
     let mut last_score = None;
@@ -648,7 +683,7 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
                     fixture.number, specs[fixture.white].name, specs[fixture.black].name
                 );
                 let _ = stdout.flush();
-                progress.draw(done);
+                progress.draw(done, last_score.as_ref());
                 continue;
             }
             Event::Stopped(fixture) => {
@@ -702,6 +737,7 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         );
         let line = tally.score_line(&specs[pair.0].name, &specs[pair.1].name);
         let _ = writeln!(stdout, "{line}");
+        let line_of_score = line.clone();
         last_score = Some(line);
         if args.rating_interval > 0 && done.is_multiple_of(args.rating_interval) {
             let _ = writeln!(stdout, "{}", tally.elo_line());
@@ -711,7 +747,7 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
             last_score = None;
         }
         let _ = stdout.flush();
-        progress.draw(done);
+        progress.draw(done, Some(&line_of_score));
         if let Some(sprt) = &sprt
             && sprt.verdict(sprt.llr(&tally.penta)) != Verdict::Continue
         {
@@ -886,4 +922,27 @@ fn json_summary(
         "{{\"played\": {done}, \"scheduled\": {total}, \"interrupted\": {interrupted}, \"pairs\": [{}]}}",
         pairs.join(", ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_line_tells_elapsed_time_and_the_time_left_at_this_pace() {
+        let minute = Duration::from_secs(60);
+        assert_eq!(
+            progress_text(10, 40, 0, minute),
+            "10/40 games, 1:00 elapsed, ETA 3:00"
+        );
+        // Resumed games do not count towards the pace.
+        assert_eq!(
+            progress_text(30, 40, 20, minute),
+            "30/40 games, 1:00 elapsed, ETA 1:00"
+        );
+        assert_eq!(
+            progress_text(0, 40, 0, Duration::from_secs(3725)),
+            "0/40 games, 1:02:05 elapsed, ETA ?"
+        );
+    }
 }
