@@ -23,6 +23,10 @@ pub struct ConformanceArgs {
     /// and its file's remaining cases fail.
     #[arg(long, default_value = "10", value_parser = seconds)]
     timeout: Duration,
+    /// Echo the protocol stream: every command sent (`> LINE`) and answer read
+    /// (`< LINE`), among the report's lines.
+    #[arg(long)]
+    verbose: bool,
     /// Write the results as JUnit XML to FILE (one testcase per case).
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
@@ -42,7 +46,8 @@ fn seconds(text: &str) -> Result<Duration, String> {
 }
 
 pub fn run(args: ConformanceArgs) -> Result<ExitCode> {
-    let config = Config::new(&args.engine, args.timeout).context("--engine")?;
+    let mut config = Config::new(&args.engine, args.timeout).context("--engine")?;
+    config.verbose = args.verbose;
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from("conformance")]
     } else {

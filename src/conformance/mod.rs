@@ -70,6 +70,7 @@ impl Config {
             program,
             args: words.collect(),
             timeout,
+            verbose: false,
         })
     }
 }

@@ -29,6 +29,8 @@ pub struct Config {
     pub args: Vec<String>,
     /// The longest any answer may take.
     pub timeout: Duration,
+    /// Echo every command sent (`> LINE`) and answer read (`< LINE`) on the output.
+    pub verbose: bool,
 }
 
 /// One parsed `.tst` file.
@@ -256,9 +258,30 @@ fn run_suite(
             Check::Case { id, .. } => Some(*id),
             Check::SetUp => None,
         };
+        if config.verbose {
+            writeln!(out, "> {}", step.command)?;
+        }
         let answer = match &mut state {
             State::Running(engine) => match engine.ask(&step.command, id, config.timeout) {
-                Ok(answer) => Ok(answer),
+                Ok(answer) => {
+                    if config.verbose {
+                        let mark = match answer.status {
+                            AnswerStatus::Success => '=',
+                            AnswerStatus::Failure => '?',
+                        };
+                        let id = id.map_or(String::new(), |id| id.to_string());
+                        for (i, line) in answer.text.lines().enumerate() {
+                            match i {
+                                0 => writeln!(out, "< {mark}{id} {line}")?,
+                                _ => writeln!(out, "< {line}")?,
+                            }
+                        }
+                        if answer.text.is_empty() {
+                            writeln!(out, "< {mark}{id}")?;
+                        }
+                    }
+                    Ok(answer)
+                }
                 Err(fault) => {
                     // Dropping the engine kills and reaps it.
                     state = State::Broken {

@@ -445,3 +445,21 @@ fn a_refused_game_set_up_skips_the_file_and_junit_counts_every_case() {
     assert_junit_counts(&xml, 5, 1, 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn verbose_echoes_the_protocol_stream() {
+    let run = conformance(&[
+        "--engine",
+        &fake(""),
+        "--verbose",
+        &fixture("fake/basic.tst"),
+    ]);
+    assert!(
+        run.stdout.contains("> 1 protocol_version\n< =1 2\n"),
+        "{}",
+        run.stdout
+    );
+    let quiet = conformance(&["--engine", &fake(""), &fixture("fake/basic.tst")]);
+    assert!(!quiet.stdout.contains("> "), "{}", quiet.stdout);
+    assert_eq!(run.counts(), quiet.counts());
+}
