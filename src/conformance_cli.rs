@@ -1,6 +1,6 @@
 //! `tabula conformance`: runs `.tst` files against any engine command and prints one
-//! line per case that did not simply pass, then the counts; exit status 1 when a case
-//! failed unexpectedly.
+//! line per case that did not simply pass, a line per file, then the counts; exit
+//! status 1 when a case failed unexpectedly. `--junit FILE` also writes JUnit XML.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -23,6 +23,13 @@ pub struct ConformanceArgs {
     /// and its file's remaining cases fail.
     #[arg(long, default_value = "10", value_parser = seconds)]
     timeout: Duration,
+    /// Echo the protocol stream: every command sent (`> LINE`) and answer read
+    /// (`< LINE`), among the report's lines.
+    #[arg(long)]
+    verbose: bool,
+    /// Write the results as JUnit XML to FILE (one testcase per case).
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
     /// `.tst` files or folders (every `.tst` file under them, sorted). Default:
     /// `conformance/`.
     paths: Vec<PathBuf>,
@@ -39,7 +46,8 @@ fn seconds(text: &str) -> Result<Duration, String> {
 }
 
 pub fn run(args: ConformanceArgs) -> Result<ExitCode> {
-    let config = Config::new(&args.engine, args.timeout).context("--engine")?;
+    let mut config = Config::new(&args.engine, args.timeout).context("--engine")?;
+    config.verbose = args.verbose;
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from("conformance")]
     } else {
@@ -49,8 +57,12 @@ pub fn run(args: ConformanceArgs) -> Result<ExitCode> {
     let suites = conformance::load(&files)?;
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    let summary = conformance::run(&config, &suites, &mut out)?;
+    let (summary, records) = conformance::run(&config, &suites, &mut out)?;
     summary.write(&mut out)?;
+    if let Some(path) = &args.junit {
+        std::fs::write(path, conformance::junit::render(&records))
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
     out.flush()?;
     Ok(if summary.success() {
         ExitCode::SUCCESS

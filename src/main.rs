@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, Result, anyhow};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use tabula::games::GameKind;
 use tabula::protocol::session::Options;
@@ -128,7 +128,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let mut cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => error.exit(),
+    };
+    // The arena's `--engine` takes several words per occurrence: clap's derived field
+    // holds them flattened, the matches by occurrence.
+    if let Some(Tool::Arena(args)) = &mut cli.tool
+        && let Some(("arena", arena)) = matches.subcommand()
+    {
+        args.group_engines(arena);
+    }
     env_logger::Builder::new()
         .filter_level(cli.log_level)
         .parse_default_env()

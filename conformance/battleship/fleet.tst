@@ -1,3 +1,4 @@
+# extension: position
 # Battleship: fleets (B2, B3) and the start (B9).
 set_game battleship
 

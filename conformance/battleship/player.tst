@@ -1,3 +1,4 @@
+# extension: position set_position
 # Battleship in player mode: the session knows only black's fleet; black's shots at
 # white's unknown sea come with their results, which the session checks are possible
 # (B2-B6). Black's fleet: J1-J4 H1-H3 F1-F3 D1-D2 B1-B2 I6-J6 J8 H8 F8 D8

@@ -1,3 +1,4 @@
+# extension: position
 # Battleship: winning (B7), the table's score and the next game (B10), the first
 # shooter alternating (B7 RULING). White's fleet: A1-A4 C1-C3 E1-E3 G1-G2 I1-I2 A6-B6 A8 C8 E8 G8
 # Black's fleet: J1-J4 H1-H3 F1-F3 D1-D2 B1-B2 I6-J6 J8 H8 F8 D8

@@ -1,3 +1,4 @@
+# extension: position set_position set_option
 # Othello genmove (CONTRACT Othello): legality only, never which move is chosen.
 set_game othello
 set_option seed 1

@@ -1,3 +1,4 @@
+# extension: position set_position
 # Othello moves (O2): flips in every bracketed direction, no chain reaction, refusals.
 set_game othello
 

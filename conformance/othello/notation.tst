@@ -1,3 +1,4 @@
+# extension: position set_position
 # Othello position notation (CONTRACT Othello): round trip, input variants, refusals.
 set_game othello
 

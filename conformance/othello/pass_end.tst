@@ -1,3 +1,4 @@
+# extension: position set_position
 # Othello passes (O3) and the end of the game (O4).
 set_game othello
 

@@ -1,3 +1,4 @@
+# extension: position set_position
 # Othello perft (CONTRACT Othello): move-sequence counts, passes and finished games.
 set_game othello
 

@@ -1,3 +1,4 @@
+# extension: position
 # Othello: the start position, the board, and the basic commands (O1).
 # Rule ids refer to RULES.md; CONTRACT sections to CONTRACT.md.
 set_game othello

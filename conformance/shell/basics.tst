@@ -1,3 +1,4 @@
+# extension: position
 # What the Shell: cells, placement and the basic commands (S1, S3).
 set_game shell
 

@@ -1,3 +1,4 @@
+# extension: position set_position
 # What the Shell: the capture pattern (S5), only the closer captures (S6),
 # simultaneous captures (S7).
 set_game shell

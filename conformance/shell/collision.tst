@@ -1,3 +1,4 @@
+# extension: position set_position
 # What the Shell: collisions and the age order of eggs (S4, S10).
 set_game shell
 

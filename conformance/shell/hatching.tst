@@ -1,3 +1,4 @@
+# extension: position set_position
 # What the Shell: hatching (S8) and its rulings, worked examples B and C.
 set_game shell
 

@@ -1,3 +1,4 @@
+# extension: position set_position
 # What the Shell: the position notation carries the egg order (S10).
 set_game shell
 

@@ -1,3 +1,4 @@
+# extension: position set_position
 # What the Shell: the win check, sudden death and the draw (S9).
 set_game shell
 

@@ -28,10 +28,12 @@
 //! engine do not mirror each other).
 
 pub mod engine;
+pub mod nboard;
 pub mod openings;
 pub mod record;
 pub mod referee;
 pub mod schedule;
+pub mod settings;
 pub mod stats;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -47,20 +49,32 @@ use clap::Args;
 
 use crate::games::{Color, GameKind};
 use crate::rng::Rng;
-use engine::{Engine, EngineSpec};
+use engine::Engine;
 use openings::Openings;
 use record::Record;
 use referee::{Fate, GameResult, Rules, TimeControl};
-use schedule::Fixture;
+use schedule::{Fixture, Tournament};
+use settings::{Participant, Proto};
 use stats::{Sprt, Tally, Verdict};
 
-/// The arena's command line.
+/// The arena's command line. Flag names are cutechess-cli's, with two dashes.
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
-    /// An engine: NAME=COMMAND [ARGS…] (quotes group words). Two or more; more than
-    /// two play a round robin.
-    #[arg(long = "engine", value_name = "NAME=COMMAND", required = true)]
+    /// An engine: `name=N cmd=C [arg=A]… [dir=D] [proto=gtp|nboard] [option.X=V]…
+    /// [tc=…] [st=S]`, or the short form NAME=COMMAND [ARGS…] (quotes group words).
+    /// Two or more.
+    #[arg(long = "engine", value_name = "KEY=VALUE", num_args = 1.., required = true)]
     engines: Vec<String>,
+    /// The `--engine` words by occurrence ([`ArenaArgs::group_engines`]).
+    #[arg(skip)]
+    engine_groups: Vec<Vec<String>>,
+    /// Settings for every engine, as `--engine` takes them (an engine's own win).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    each: Vec<String>,
+    /// round-robin (every pair of engines) or gauntlet (the first engine against
+    /// each other one).
+    #[arg(long, default_value = "round-robin")]
+    tournament: String,
     /// Games per pair of engines (rounded up to an even number: colour-swapped pairs).
     #[arg(long, default_value_t = 2)]
     games: usize,
@@ -68,13 +82,14 @@ pub struct ArenaArgs {
     /// to game, restarted only after a crash, a stall or a protocol error.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
-    /// Milliseconds per move (sent as `set_option movetime`).
+    /// Milliseconds per move: `set_option movetime` if the engine knows it, else GTP
+    /// 2's `time_settings 0 S 1`; the referee holds every engine to it.
     #[arg(long, conflicts_with = "tc")]
     movetime: Option<u64>,
-    /// A clock per side: MAIN+INC seconds (`60+0.5`). Set before each game with
-    /// `kgs-time_settings fischer MAIN INC` if the engine lists it, else with
-    /// `time_settings MAIN 0 0` when INC is 0 (GTP 2 has no increment); told with
-    /// `time_left COLOR SECONDS 0` before every move.
+    /// A clock per side in seconds: `time+inc` (`60+0.5`), `moves/time+inc` (the time
+    /// again every `moves` moves), `time` or `inf`. Set before each game with
+    /// `kgs-time_settings` if the engine lists it, else GTP 2's `time_settings` where
+    /// it can say the clock; told with `time_left` before every move.
     #[arg(long)]
     tc: Option<String>,
     /// Grace in milliseconds over the clock or move time before a time forfeit.
@@ -88,9 +103,11 @@ pub struct ArenaArgs {
     /// Random legal plies (Shell: turns) from the start, drawn from the seed.
     #[arg(long, default_value_t = 0, conflicts_with = "openings")]
     random_plies: u32,
-    /// A file of opening positions in the game's notation, one a line.
-    #[arg(long)]
-    openings: Option<String>,
+    /// Openings: `file=FILE [order=sequential|random]` or just FILE. One a line: a
+    /// position in the game's notation, or moves from the start (`f5d6c3d3c4`; Shell
+    /// `e5/e6 d4/d5`). `order=random` shuffles them by the seed.
+    #[arg(long, value_name = "file=FILE", num_args = 1..)]
+    openings: Vec<String>,
     /// Seed of the random openings and of every game's own seed (sent as
     /// `set_option seed` and written in the records).
     #[arg(long, default_value_t = 1)]
@@ -99,7 +116,8 @@ pub struct ArenaArgs {
     /// Othello by disc count, the others as a draw.
     #[arg(long)]
     max_turns: Option<u32>,
-    /// elo0=A,elo1=B,alpha=X,beta=Y: stop when the SPRT decides (two engines).
+    /// elo0=A,elo1=B,alpha=X,beta=Y[,model=normalized|logistic]: stop when the SPRT
+    /// decides (two engines). The bounds are normalised Elo unless `model=logistic`.
     #[arg(long)]
     sprt: Option<String>,
     /// Append one PGN record per game to FILE, in game-number order (`Result` as PGN
@@ -109,34 +127,68 @@ pub struct ArenaArgs {
     /// Continue from the records file without replaying its games.
     #[arg(long, requires = "records")]
     resume: bool,
+    /// Print the Elo, LOS and SPRT lines every N games (0: only at the end).
+    #[arg(long, default_value_t = 0)]
+    rating_interval: usize,
+    /// Keep each engine's stderr and its protocol exchange in DIR/NAME.log, every
+    /// line starting with the engine's name and process id (`>` sent, `<` read, `!`
+    /// stderr).
+    #[arg(long, value_name = "DIR")]
+    engine_log: Option<String>,
+    /// Write the results, per game and the summary, to FILE as JSON.
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
 }
 
+impl ArenaArgs {
+    /// Groups the `--engine` words by occurrence, from the matches clap parsed the
+    /// arena's arguments into (the derived fields hold them flattened).
+    pub fn group_engines(&mut self, matches: &clap::ArgMatches) {
+        if let Ok(Some(occurrences)) = matches.try_get_occurrences::<String>("engines") {
+            self.engine_groups = occurrences.map(|words| words.cloned().collect()).collect();
+        }
+    }
+}
+
+/// The match's own time control, beneath `--each` and each engine's settings.
 fn time_control(args: &ArenaArgs) -> Result<TimeControl> {
     if let Some(ms) = args.movetime {
+        if ms == 0 {
+            bail!("--movetime must be positive");
+        }
         return Ok(TimeControl::MoveTime { ms });
     }
-    let Some(tc) = &args.tc else {
-        return Ok(TimeControl::None);
-    };
-    let (main, increment) = tc.split_once('+').unwrap_or((tc, "0"));
-    let seconds = |text: &str| -> Result<u64> {
-        let s: f64 = text
-            .trim()
-            .parse()
-            .map_err(|_| anyhow!("--tc {tc:?}: expected MAIN+INC in seconds"))?;
-        if !(s.is_finite() && s >= 0.0) {
-            bail!("--tc {tc:?}: times must be positive");
-        }
-        Ok((s * 1000.0).round() as u64)
-    };
-    let main_ms = seconds(main)?;
-    if main_ms == 0 {
-        bail!("--tc {tc:?}: the main time must be positive");
+    match &args.tc {
+        Some(tc) => settings::parse_tc(tc).map_err(|e| anyhow!("--{e}")),
+        None => Ok(TimeControl::None),
     }
-    Ok(TimeControl::Clock {
-        main_ms,
-        increment_ms: seconds(increment)?,
-    })
+}
+
+/// Reads `--openings`.
+fn openings(args: &ArenaArgs, kind: GameKind) -> Result<Openings> {
+    if args.openings.is_empty() {
+        return Ok(Openings::Random {
+            kind,
+            plies: args.random_plies,
+            seed: args.seed,
+        });
+    }
+    let mut file = None;
+    let mut order = openings::Order::Sequential;
+    for word in &args.openings {
+        match word.split_once('=') {
+            Some(("file", path)) => file = Some(path.to_string()),
+            Some(("order", "random")) => order = openings::Order::Random,
+            Some(("order", "sequential")) => order = openings::Order::Sequential,
+            Some((key, _)) if ["order", "format", "policy", "plies", "start"].contains(&key) => {
+                bail!("--openings {word}: not supported (file=FILE, order=sequential|random)")
+            }
+            _ if file.is_none() => file = Some(word.clone()),
+            _ => bail!("--openings {word}: expected file=FILE [order=sequential|random]"),
+        }
+    }
+    let file = file.ok_or_else(|| anyhow!("--openings: file=FILE is missing"))?;
+    Openings::from_file(kind, &file, order, args.seed)
 }
 
 /// PGN's `TimeControl` value for `time`.
@@ -147,12 +199,15 @@ fn pgn_time_control(time: TimeControl) -> String {
         TimeControl::MoveTime { ms } => format!("1/{}", seconds(ms)),
         TimeControl::Clock {
             main_ms,
-            increment_ms: 0,
-        } => seconds(main_ms),
-        TimeControl::Clock {
-            main_ms,
             increment_ms,
-        } => format!("{}+{}", seconds(main_ms), seconds(increment_ms)),
+            moves,
+        } => {
+            let moves = moves.map_or(String::new(), |m| format!("{m}/"));
+            match increment_ms {
+                0 => format!("{moves}{}", seconds(main_ms)),
+                _ => format!("{moves}{}+{}", seconds(main_ms), seconds(increment_ms)),
+            }
+        }
     }
 }
 
@@ -163,11 +218,69 @@ pub fn game_seed(seed: u64, number: usize) -> u64 {
     Rng::new(seed ^ (number as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)).next_u64()
 }
 
+/// Starts an engine for games of `kind`: the handshake, its `option.X=V` settings,
+/// then its move time as `set_option movetime` if the engine knows `set_option` (else
+/// the referee tells it with GTP 2's `time_settings` before each game).
+fn start_engine(
+    participant: &Participant,
+    launch: &engine::Launch,
+    kind: GameKind,
+    stall: Duration,
+) -> Result<Engine, engine::Failure> {
+    prepare(spawn(participant, launch)?, participant, kind, stall)
+}
+
+/// Starts `participant`'s process, speaking its protocol.
+fn spawn(participant: &Participant, launch: &engine::Launch) -> Result<Engine, engine::Failure> {
+    let mut engine = Engine::spawn(&participant.spec, launch)?;
+    if participant.proto == Proto::Nboard {
+        engine.use_nboard();
+    }
+    Ok(engine)
+}
+
+/// The start of [`start_engine`] after the process runs: handshake, options, move
+/// time.
+fn prepare(
+    mut engine: Engine,
+    participant: &Participant,
+    kind: GameKind,
+    stall: Duration,
+) -> Result<Engine, engine::Failure> {
+    engine.handshake(kind, stall)?;
+    engine.set_options(&participant.options, stall)?;
+    if let TimeControl::MoveTime { ms } = participant.time
+        && engine.knows("set_option")
+    {
+        engine.set_options(&[("movetime".to_string(), ms.to_string())], stall)?;
+    }
+    Ok(engine)
+}
+
+/// Refuses a run that an engine cannot play: a game other than Othello without
+/// `set_game` (plain GTP 2 has no way to name it), or openings given as bare
+/// positions to an engine without `set_position`.
+fn check_dialect(engine: &Engine, name: &str, kind: GameKind, openings: &Openings) -> Result<()> {
+    if kind != GameKind::Othello && !engine.knows("set_game") {
+        bail!(
+            "engine {name} does not know set_game: a plain GTP 2 engine can play only othello (boardsize 8)"
+        );
+    }
+    if openings.has_bare_positions() && !engine.knows("set_position") {
+        bail!(
+            "engine {name} does not know set_position: give the openings as move sequences (such as f5d6c3d3c4), not positions"
+        );
+    }
+    Ok(())
+}
+
 /// What the workers share.
 struct Shared {
     kind: GameKind,
-    specs: Vec<EngineSpec>,
-    options: Vec<(String, String)>,
+    participants: Vec<Participant>,
+    /// How each engine's processes start (folder, log).
+    launches: Vec<engine::Launch>,
+    /// The rules of every game but the time controls, which are the engines' own.
     rules: Rules,
     openings: Openings,
     seed: u64,
@@ -177,18 +290,23 @@ struct Shared {
 
 impl Shared {
     fn next(&self) -> Option<Fixture> {
-        if self.stop.load(Ordering::Relaxed) {
+        if self.stop.load(Ordering::Relaxed) || engine::aborted() {
             return None;
         }
         self.queue.lock().ok()?.pop_front()
     }
 
     fn start(&self, index: usize) -> Result<Engine, engine::Failure> {
-        let spec = self
-            .specs
+        let participant = self
+            .participants
             .get(index)
             .ok_or_else(|| engine::Failure::Crash("no such engine".into()))?;
-        Engine::start(spec, self.kind, &self.options, self.rules.stall)
+        start_engine(
+            participant,
+            &self.launches[index],
+            self.kind,
+            self.rules.stall,
+        )
     }
 
     /// Plays `fixture` with this worker's engines, starting them as needed; after the
@@ -222,7 +340,11 @@ impl Shared {
         let mut white = engines.get_mut(fixture.white).and_then(Option::take);
         let result = match (&mut black, &mut white) {
             (Some(b), Some(w)) if failures.iter().all(Option::is_none) => {
-                referee::play(&self.openings.get(fixture.round), b, w, self.rules)
+                let rules = Rules {
+                    time: seats.map(|i| self.participants[i].time),
+                    ..self.rules
+                };
+                referee::play(&self.openings.get(fixture.round), b, w, rules)
             }
             _ => referee::unstarted(failures),
         };
@@ -231,7 +353,7 @@ impl Shared {
             else {
                 continue;
             };
-            let name = &self.specs[seats[color.index()]].name;
+            let name = &self.participants[seats[color.index()]].spec.name;
             match result.fates[color.index()] {
                 Fate::Keep => *slot = Some(engine),
                 Fate::Drain => match engine.drain(self.rules.stall) {
@@ -251,10 +373,40 @@ impl Shared {
     }
 }
 
-/// The progress bar on stderr, drawn only when stderr is a terminal.
+/// The progress bar on stderr, drawn only when stderr is a terminal: games done,
+/// elapsed time, the time left at this run's pace, and the last score.
 struct Progress {
     on: bool,
     total: usize,
+    /// Games done (resumed ones) when the run started, and when.
+    first: usize,
+    started: std::time::Instant,
+}
+
+/// `seconds` as `H:MM:SS` (or `M:SS` under an hour).
+fn clock_time(seconds: u64) -> String {
+    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
+    }
+}
+
+/// The progress line's text after the bar: `N/M games, T elapsed, ETA T`.
+fn progress_text(done: usize, total: usize, first: usize, elapsed: Duration) -> String {
+    let played = done.saturating_sub(first);
+    let eta = match played {
+        0 => "?".to_string(),
+        _ => {
+            let left = total.saturating_sub(done) as f64;
+            clock_time((elapsed.as_secs_f64() / played as f64 * left).round() as u64)
+        }
+    };
+    format!(
+        "{done}/{total} games, {} elapsed, ETA {eta}",
+        clock_time(elapsed.as_secs())
+    )
 }
 
 impl Progress {
@@ -264,17 +416,20 @@ impl Progress {
         }
     }
 
-    fn draw(&self, done: usize) {
+    fn draw(&self, done: usize, score: Option<&String>) {
         if !self.on || self.total == 0 {
             return;
         }
-        const WIDTH: usize = 40;
+        const WIDTH: usize = 30;
         let filled = (done * WIDTH / self.total).min(WIDTH);
+        let text = progress_text(done, self.total, self.first, self.started.elapsed());
+        let score = score
+            .and_then(|line| line.split_once(": "))
+            .map_or(String::new(), |(_, counts)| format!(", {counts}"));
         eprint!(
-            "\r[{}{}] {done}/{} games",
+            "\r[{}{}] {text}{score}",
             "#".repeat(filled),
             "-".repeat(WIDTH - filled),
-            self.total
         );
     }
 }
@@ -303,11 +458,28 @@ fn write_record(file: &mut std::fs::File, text: &str) -> Result<()> {
 
 /// Runs the arena for `kind`.
 pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
-    let specs = args
-        .engines
+    let time = time_control(args)?;
+    let groups = if args.engine_groups.is_empty() {
+        args.engines.iter().map(|word| vec![word.clone()]).collect()
+    } else {
+        args.engine_groups.clone()
+    };
+    let participants = groups
         .iter()
-        .map(|text| EngineSpec::parse(text))
+        .map(|words| settings::participant(words, &args.each, time))
         .collect::<Result<Vec<_>>>()?;
+    if let Some(p) = participants.iter().find(|p| p.proto == Proto::Nboard)
+        && kind != GameKind::Othello
+    {
+        bail!("engine {}: proto=nboard plays only othello", p.spec.name);
+    }
+    let specs: Vec<_> = participants.iter().map(|p| p.spec.clone()).collect();
+    let tournament = Tournament::from_name(&args.tournament).ok_or_else(|| {
+        anyhow!(
+            "--tournament {:?}: round-robin or gauntlet",
+            args.tournament
+        )
+    })?;
     if specs.len() < 2 {
         bail!("at least two --engine are needed");
     }
@@ -320,25 +492,13 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     if sprt.is_some() && specs.len() != 2 {
         bail!("--sprt needs exactly two engines");
     }
-    let time = time_control(args)?;
     let rules = Rules {
-        time,
+        time: [TimeControl::None; 2],
         margin: Duration::from_millis(args.timemargin),
         stall: Duration::from_millis(args.timeout.max(1)),
         max_turns: args.max_turns,
     };
-    let openings = match &args.openings {
-        Some(path) => Openings::from_file(kind, path)?,
-        None => Openings::Random {
-            kind,
-            plies: args.random_plies,
-            seed: args.seed,
-        },
-    };
-    let mut options = Vec::new();
-    if let TimeControl::MoveTime { ms } = time {
-        options.push(("movetime".to_string(), ms.to_string()));
-    }
+    let openings = openings(args, kind)?;
 
     // The records file must take writes before any engine starts: each run begins
     // with an empty line there (PGN ignores it), so a file that cannot be written
@@ -358,7 +518,7 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         None => None,
     };
 
-    let fixtures = schedule::fixtures(specs.len(), args.games.max(1));
+    let fixtures = schedule::fixtures(specs.len(), args.games.max(1), tournament);
     let total = fixtures.len();
     let mut tallies: Tallies = HashMap::new();
     let mut done = 0;
@@ -406,15 +566,45 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         log::warn!("resuming from {path}: {done} of {total} games already played");
     }
 
-    // Every engine must start and shake hands before the run; these processes are the
-    // first worker's.
+    let launches = participants
+        .iter()
+        .map(|participant| engine_launch(participant, args.engine_log.as_deref()))
+        .collect::<Result<Vec<_>>>()?;
+    // Ctrl-C stops the games in flight (every wait for an engine ends at once), and
+    // the run closes as usual: records written, summary printed, a failing exit.
+    if let Err(e) = ctrlc::set_handler(engine::abort_all) {
+        log::warn!("Ctrl-C will not stop the run cleanly: {e}");
+    }
+
+    // Every engine's program must start before the run, and the engines that shake
+    // hands must be able to play it; these processes are the first worker's. An
+    // engine that starts but breaks its handshake (junk, silence, an exit) is named
+    // on stderr, and its games are scored to the opponent while it keeps failing.
     let mut first_engines = Some(
-        specs
+        participants
             .iter()
-            .map(|spec| {
-                Engine::start(spec, kind, &options, rules.stall)
-                    .map(Some)
-                    .map_err(|f| anyhow!("engine {} {f}", spec.name))
+            .zip(&launches)
+            .map(|(participant, launch)| {
+                let name = &participant.spec.name;
+                let engine =
+                    spawn(participant, launch).map_err(|f| anyhow!("engine {name} {f}"))?;
+                match prepare(engine, participant, kind, rules.stall) {
+                    Ok(engine) => {
+                        check_dialect(&engine, name, kind, &openings)?;
+                        Ok(Some(engine))
+                    }
+                    // A refusal at start is the settings' fault (a game, an option
+                    // the engine does not take): the run stops.
+                    Err(failure @ engine::Failure::Refused(_)) => {
+                        bail!("engine {name} {failure}")
+                    }
+                    Err(failure) => {
+                        log::warn!(
+                            "engine {name} {failure} at start: its games are scored to the opponent while it fails"
+                        );
+                        Ok(None)
+                    }
+                }
             })
             .collect::<Result<Vec<_>>>()?,
     );
@@ -423,20 +613,19 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     let order: Vec<usize> = remaining.iter().map(|f| f.number).collect();
     let mut written = 0;
     let mut unwritten: BTreeMap<usize, String> = BTreeMap::new();
-    let time_control = pgn_time_control(time);
 
     let workers = args.concurrency.clamp(1, remaining.len().max(1));
     let shared = Arc::new(Shared {
         kind,
-        specs: specs.clone(),
-        options,
+        participants,
+        launches,
         rules,
         openings,
         seed: args.seed,
         queue: Mutex::new(remaining),
         stop: AtomicBool::new(false),
     });
-    let (sender, results) = mpsc::channel::<(Fixture, GameResult, String)>();
+    let (sender, events) = mpsc::channel::<Event>();
     let mut handles = Vec::new();
     for _ in 0..workers {
         let shared = Arc::clone(&shared);
@@ -444,16 +633,29 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         let engines = first_engines.take();
         handles.push(thread::spawn(move || {
             let mut engines: Vec<Option<Engine>> =
-                engines.unwrap_or_else(|| shared.specs.iter().map(|_| None).collect());
+                engines.unwrap_or_else(|| shared.participants.iter().map(|_| None).collect());
             while let Some(fixture) = shared.next() {
+                if sender.send(Event::Started(fixture)).is_err() {
+                    break;
+                }
                 let date = record::date(SystemTime::now());
                 let result = shared.play(&mut engines, fixture);
-                if sender.send((fixture, result, date)).is_err() {
+                // A game the interrupt cut short has no result.
+                let event = if engine::aborted() {
+                    Event::Stopped(fixture)
+                } else {
+                    Event::Finished(fixture, result, date)
+                };
+                if sender.send(event).is_err() {
                     break;
                 }
             }
             for engine in engines.into_iter().flatten() {
-                engine.quit();
+                if engine::aborted() {
+                    drop(engine);
+                } else {
+                    engine.quit();
+                }
             }
         }));
     }
@@ -462,12 +664,34 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     let progress = Progress {
         on: std::io::stderr().is_terminal(),
         total,
+        first: done,
+        started: std::time::Instant::now(),
     };
-    progress.draw(done);
+    progress.draw(done, None);
     let mut stdout = std::io::stdout();
     // The last score line printed: the summary does not repeat it.
     let mut last_score = None;
-    for (fixture, result, date) in results {
+    let mut games_json = Vec::new();
+    let mut stopped = Vec::new();
+    for event in events {
+        let (fixture, result, date) = match event {
+            Event::Started(fixture) => {
+                progress.clear();
+                let _ = writeln!(
+                    stdout,
+                    "Started game {} of {total} ({} vs {})",
+                    fixture.number, specs[fixture.white].name, specs[fixture.black].name
+                );
+                let _ = stdout.flush();
+                progress.draw(done, last_score.as_ref());
+                continue;
+            }
+            Event::Stopped(fixture) => {
+                stopped.push(fixture.number);
+                continue;
+            }
+            Event::Finished(fixture, result, date) => (fixture, result, date),
+        };
         done += 1;
         let black = &specs[fixture.black].name;
         let white = &specs[fixture.white].name;
@@ -477,7 +701,8 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
             round: fixture.round,
             date,
             seed: game_seed(args.seed, fixture.number),
-            time_control: time_control.clone(),
+            time_controls: [fixture.black, fixture.white]
+                .map(|i| pgn_time_control(shared.participants[i].time)),
             black: black.clone(),
             white: white.clone(),
             outcome: result.outcome,
@@ -487,6 +712,7 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
             moves: result.moves.clone(),
             fleets: result.fleets.clone(),
         };
+        games_json.push(record.to_json());
         if let Some(file) = &mut records {
             unwritten.insert(fixture.number, record.to_pgn());
             while let Some(text) = order.get(written).and_then(|n| unwritten.remove(n)) {
@@ -511,9 +737,17 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         );
         let line = tally.score_line(&specs[pair.0].name, &specs[pair.1].name);
         let _ = writeln!(stdout, "{line}");
+        let line_of_score = line.clone();
         last_score = Some(line);
+        if args.rating_interval > 0 && done.is_multiple_of(args.rating_interval) {
+            let _ = writeln!(stdout, "{}", tally.elo_line());
+            if let Some(sprt) = &sprt {
+                let _ = writeln!(stdout, "{}", sprt.line(&tally.penta));
+            }
+            last_score = None;
+        }
         let _ = stdout.flush();
-        progress.draw(done);
+        progress.draw(done, Some(&line_of_score));
         if let Some(sprt) = &sprt
             && sprt.verdict(sprt.llr(&tally.penta)) != Verdict::Continue
         {
@@ -523,7 +757,8 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     for handle in handles {
         let _ = handle.join();
     }
-    // Games after one that was never played (the SPRT stopped the run).
+    // Games after one that was never played (the SPRT or an interrupt stopped the
+    // run).
     if let Some(file) = &mut records {
         for text in unwritten.values() {
             write_record(file, text)?;
@@ -554,7 +789,160 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         let table = stats::standings(&names, &pairs);
         let _ = writeln!(stdout, "{}", stats::standings_table(&table));
     }
+    let interrupted = engine::aborted();
+    if let Some(path) = &args.json {
+        let summary = json_summary(&pairs, &specs, sprt.as_ref(), done, total, interrupted);
+        let text = format!(
+            "{{\"games\": [{}], \"summary\": {summary}}}\n",
+            games_json.join(", ")
+        );
+        std::fs::write(path, text).with_context(|| format!("writing {path}"))?;
+    }
+    if interrupted {
+        stopped.sort_unstable();
+        let _ = writeln!(
+            stdout,
+            "Interrupted: {done} of {total} games played{}",
+            match stopped.len() {
+                0 => String::new(),
+                n => format!(
+                    ", {n} stopped unfinished (game{} {})",
+                    if n == 1 { "" } else { "s" },
+                    stopped
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }
+        );
+        let _ = stdout.flush();
+        bail!(
+            "interrupted after {done} of {total} games{}",
+            if args.records.is_some() {
+                "; --resume continues from the records"
+            } else {
+                ""
+            }
+        );
+    }
     let _ = writeln!(stdout, "Finished match");
     let _ = stdout.flush();
     Ok(())
+}
+
+/// What a worker tells the main thread.
+enum Event {
+    Started(Fixture),
+    Finished(Fixture, GameResult, String),
+    /// The interrupt cut the game short: it has no result.
+    Stopped(Fixture),
+}
+
+/// How `participant`'s processes start: its folder, and its log file
+/// `DIR/NAME.log` when `--engine-log DIR` is given (created, then appended to).
+fn engine_launch(participant: &Participant, log_dir: Option<&str>) -> Result<engine::Launch> {
+    let log = match log_dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("--engine-log {dir}: the folder cannot be made"))?;
+            let name: String = participant
+                .spec
+                .name
+                .chars()
+                .map(|c| {
+                    if c.is_alphanumeric() || "-_.".contains(c) {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            let path = std::path::Path::new(dir).join(format!("{name}.log"));
+            let file = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .with_context(|| format!("{} cannot be opened", path.display()))?;
+            Some(Arc::new(Mutex::new(file)))
+        }
+        None => None,
+    };
+    Ok(engine::Launch {
+        dir: participant.dir.clone(),
+        log,
+    })
+}
+
+/// The summary as JSON: games played, whether interrupted, and each pair's counts,
+/// pentanomial, Elo, error bar, LOS and (with an SPRT) its LLR and verdict.
+fn json_summary(
+    pairs: &[((usize, usize), Tally)],
+    specs: &[engine::EngineSpec],
+    sprt: Option<&Sprt>,
+    done: usize,
+    total: usize,
+    interrupted: bool,
+) -> String {
+    use record::json_string;
+    let number = |x: f64| {
+        if x.is_finite() {
+            format!("{x:.4}")
+        } else {
+            "null".to_string()
+        }
+    };
+    let pairs: Vec<String> = pairs
+        .iter()
+        .map(|((a, b), tally)| {
+            let e = tally.estimate();
+            let sprt = sprt.map_or(String::new(), |sprt| {
+                let llr = sprt.llr(&tally.penta);
+                format!(
+                    ", \"llr\": {}, \"sprt\": {}",
+                    number(llr),
+                    json_string(sprt.verdict(llr).text())
+                )
+            });
+            format!(
+                "{{\"a\": {}, \"b\": {}, \"wins\": {}, \"losses\": {}, \"draws\": {}, \"penta\": {:?}, \"elo\": {}, \"error\": {}, \"los\": {}{sprt}}}",
+                json_string(&specs[*a].name),
+                json_string(&specs[*b].name),
+                tally.wins,
+                tally.losses,
+                tally.draws,
+                tally.penta,
+                number(e.elo),
+                number(e.error),
+                number(e.los * 100.0),
+            )
+        })
+        .collect();
+    format!(
+        "{{\"played\": {done}, \"scheduled\": {total}, \"interrupted\": {interrupted}, \"pairs\": [{}]}}",
+        pairs.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_line_tells_elapsed_time_and_the_time_left_at_this_pace() {
+        let minute = Duration::from_secs(60);
+        assert_eq!(
+            progress_text(10, 40, 0, minute),
+            "10/40 games, 1:00 elapsed, ETA 3:00"
+        );
+        // Resumed games do not count towards the pace.
+        assert_eq!(
+            progress_text(30, 40, 20, minute),
+            "30/40 games, 1:00 elapsed, ETA 1:00"
+        );
+        assert_eq!(
+            progress_text(0, 40, 0, Duration::from_secs(3725)),
+            "0/40 games, 1:02:05 elapsed, ETA ?"
+        );
+    }
 }

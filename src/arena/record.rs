@@ -16,7 +16,9 @@
 //!   a variant it does not play), `Seed` (the game's seed: the arena sent black
 //!   `set_option seed SEED` and white `set_option seed SEED+1`, so the game can be
 //!   replayed), `TimeControl` (PGN's forms: `-` none, `1/S` S seconds a move,
-//!   `S` or `S+I` a clock of S seconds plus I a move), `Termination` (`normal`,
+//!   `S` or `S+I` a clock of S seconds plus I a move, `M/S` or `M/S+I` S seconds
+//!   again every M moves; when the engines' differ, `WhiteTimeControl` and
+//!   `BlackTimeControl` instead, as cutechess-cli writes them), `Termination` (`normal`,
 //!   `adjudication`, `time forfeit`, `illegal move`, `crash`, `stall`,
 //!   `protocol error`), `Reason` (for people), `Opening` (the start position in the
 //!   game's notation, `-` for Battleship), and for Battleship `BlackFleet` and
@@ -45,8 +47,8 @@ pub struct Record {
     /// `YYYY.MM.DD`.
     pub date: String,
     pub seed: u64,
-    /// PGN's `TimeControl` value.
-    pub time_control: String,
+    /// PGN's `TimeControl` values of black and white.
+    pub time_controls: [String; 2],
     pub black: String,
     pub white: String,
     pub outcome: Outcome,
@@ -95,11 +97,19 @@ impl Record {
             ("Game", self.game.clone()),
             ("Variant", self.game.clone()),
             ("Seed", self.seed.to_string()),
-            ("TimeControl", self.time_control.clone()),
+        ];
+        let [black_time, white_time] = &self.time_controls;
+        if black_time == white_time {
+            tags.push(("TimeControl", black_time.clone()));
+        } else {
+            tags.push(("WhiteTimeControl", white_time.clone()));
+            tags.push(("BlackTimeControl", black_time.clone()));
+        }
+        tags.extend([
             ("Termination", self.termination.name().to_string()),
             ("Reason", self.reason.clone()),
             ("Opening", self.opening.clone()),
-        ];
+        ]);
         if let [Some(black), Some(white)] = &self.fleets {
             tags.push(("BlackFleet", black.clone()));
             tags.push(("WhiteFleet", white.clone()));
@@ -133,6 +143,59 @@ impl Record {
         text.push_str("\n\n");
         text
     }
+}
+
+impl Record {
+    /// The record as one JSON object (for `--json`): the same fields as the PGN
+    /// tags, the moves as an array of strings.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let moves: Vec<String> = self.moves.iter().map(|m| json_string(m)).collect();
+        let fleets: Vec<String> = self
+            .fleets
+            .iter()
+            .map(|f| f.as_deref().map_or("null".to_string(), json_string))
+            .collect();
+        format!(
+            "{{\"number\": {}, \"round\": {}, \"game\": {}, \"date\": {}, \"seed\": {}, \"white\": {}, \"black\": {}, \"result\": {}, \"termination\": {}, \"reason\": {}, \"white_time_control\": {}, \"black_time_control\": {}, \"opening\": {}, \"moves\": [{}], \"fleets\": [{}]}}",
+            self.number,
+            self.round + 1,
+            json_string(&self.game),
+            json_string(&self.date),
+            self.seed,
+            json_string(&self.white),
+            json_string(&self.black),
+            json_string(self.outcome.code()),
+            json_string(self.termination.name()),
+            json_string(&self.reason),
+            json_string(&self.time_controls[1]),
+            json_string(&self.time_controls[0]),
+            json_string(&self.opening),
+            moves.join(", "),
+            fleets.join(", ")
+        )
+    }
+}
+
+/// `text` as a JSON string literal.
+#[must_use]
+pub fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// The PGN `Date` (`YYYY.MM.DD`, UTC) of `time`.
@@ -234,7 +297,7 @@ mod tests {
             round: 3,
             date: "2026.01.31".into(),
             seed: 42,
-            time_control: "60+0.5".into(),
+            time_controls: ["60+0.5".into(), "60+0.5".into()],
             black: "a".into(),
             white: "b \"quoted\"".into(),
             outcome: Outcome::WhiteWins,

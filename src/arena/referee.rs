@@ -132,14 +132,21 @@ pub enum TimeControl {
     None,
     /// A fixed time per move (`set_option movetime`).
     MoveTime { ms: u64 },
-    /// A clock per side: main time plus an increment per move, told with `time_left`.
-    Clock { main_ms: u64, increment_ms: u64 },
+    /// A clock per side: main time plus an increment per move, told with `time_left`;
+    /// with `moves`, the main time is given again after every `moves` moves of the
+    /// side (cutechess-cli's `moves/time+inc`).
+    Clock {
+        main_ms: u64,
+        increment_ms: u64,
+        moves: Option<u32>,
+    },
 }
 
-/// What every game is played under.
+/// What a game is played under.
 #[derive(Clone, Copy, Debug)]
 pub struct Rules {
-    pub time: TimeControl,
+    /// Black's and white's time controls.
+    pub time: [TimeControl; 2],
     /// Grace over the clock or move time before a time forfeit.
     pub margin: Duration,
     /// How long any answer may take when no clock applies.
@@ -151,8 +158,17 @@ pub struct Rules {
 /// Where a game starts.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Opening {
-    Othello(OthelloPosition),
-    Shell(ShellPosition),
+    /// An Othello position, with the plies from the start that reach it when known
+    /// (then an engine without `set_position` is sent them as moves).
+    Othello {
+        position: OthelloPosition,
+        moves: Option<Vec<Move>>,
+    },
+    /// A Shell position, with the turns (black, white picks) that reach it when known.
+    Shell {
+        position: ShellPosition,
+        turns: Option<Vec<(ShellCell, ShellCell)>>,
+    },
     /// Battleship starts from the fleets each engine places.
     Battleship,
 }
@@ -162,9 +178,46 @@ impl Opening {
     #[must_use]
     pub fn notation(&self) -> String {
         match self {
-            Opening::Othello(p) => p.to_notation(),
-            Opening::Shell(p) => p.to_notation(),
+            Opening::Othello { position, .. } => position.to_notation(),
+            Opening::Shell { position, .. } => position.to_notation(),
             Opening::Battleship => "-".into(),
+        }
+    }
+
+    /// Whether the opening is the game's start position.
+    #[must_use]
+    pub fn from_start(&self) -> bool {
+        match self {
+            Opening::Othello { position, .. } => *position == OthelloPosition::start(),
+            Opening::Shell { position, .. } => *position == ShellPosition::new(),
+            Opening::Battleship => true,
+        }
+    }
+
+    /// The commands that play the opening in from the start, for an engine without
+    /// `set_position`: `play COLOR MOVE` (Othello), `resolve_turn BLACK WHITE` (Shell);
+    /// `None` when the moves are not known.
+    #[must_use]
+    pub fn moves(&self) -> Option<Vec<String>> {
+        match self {
+            Opening::Othello { moves, .. } => {
+                let mut position = OthelloPosition::start();
+                let mut lines = Vec::new();
+                for &mv in moves.as_ref()? {
+                    let color = position.side_to_move();
+                    position.play(color, mv).ok()?;
+                    lines.push(format!("play {} {mv}", color.name()));
+                }
+                Some(lines)
+            }
+            Opening::Shell { turns, .. } => Some(
+                turns
+                    .as_ref()?
+                    .iter()
+                    .map(|(black, white)| format!("resolve_turn {black} {white}"))
+                    .collect(),
+            ),
+            Opening::Battleship => Some(Vec::new()),
         }
     }
 }
@@ -228,9 +281,11 @@ impl Ending {
     /// `color` failed an exchange.
     fn failure(color: Color, failure: &Failure) -> Ending {
         let termination = match failure {
-            Failure::Crash(_) => Termination::Crash,
+            Failure::Crash(_) | Failure::Aborted => Termination::Crash,
             Failure::Stall => Termination::Stall,
-            Failure::Garbage(_) | Failure::Refused(_) => Termination::ProtocolError,
+            Failure::Garbage(_) | Failure::Refused(_) | Failure::WrongId(_) => {
+                Termination::ProtocolError
+            }
         };
         Ending::loss(color, termination, failure.to_string())
     }
@@ -267,6 +322,8 @@ struct Match<'a> {
     engines: [&'a mut Engine; 2],
     rules: Rules,
     left_ms: [f64; 2],
+    /// Moves each side made (for clocks with a move count).
+    made: [u32; 2],
     moves: Vec<String>,
 }
 
@@ -284,9 +341,22 @@ impl Match<'_> {
     /// Tells `color` its clock, then sends `line` (a thinking command); answers the
     /// moment it was sent.
     fn send_think(&mut self, color: Color, line: &str) -> Step<Instant> {
-        if let TimeControl::Clock { .. } = self.rules.time {
-            let seconds = self.left_ms[color.index()].max(0.0) / 1000.0;
-            self.ask(color, &format!("time_left {} {seconds:.3} 0", color.name()))?;
+        let engine = &*self.engines[color.index()];
+        if let TimeControl::Clock { moves, .. } = self.rules.time[color.index()]
+            && engine.knows("time_left")
+        {
+            // GTP 2: a count of moves left means a period of that many moves.
+            let stones = moves.map_or(0, |m| m - self.made[color.index()] % m);
+            let ms = self.left_ms[color.index()].max(0.0);
+            let seconds = if engine.decimal_times() {
+                format!("{:.3}", ms / 1000.0)
+            } else {
+                ((ms / 1000.0).floor() as u64).to_string()
+            };
+            self.ask(
+                color,
+                &format!("time_left {} {seconds} {stones}", color.name()),
+            )?;
         }
         self.engines[color.index()]
             .send(line)
@@ -297,7 +367,7 @@ impl Match<'_> {
     /// time: overrunning the clock or move time by more than the margin forfeits.
     fn await_think(&mut self, color: Color, sent: Instant) -> Step<String> {
         let margin = self.rules.margin;
-        let allowed = match self.rules.time {
+        let allowed = match self.rules.time[color.index()] {
             TimeControl::None => None,
             TimeControl::MoveTime { ms } => Some(Duration::from_millis(ms)),
             TimeControl::Clock { .. } => Some(Duration::from_secs_f64(
@@ -328,9 +398,20 @@ impl Match<'_> {
         {
             return Err(forfeit(spent));
         }
-        if let TimeControl::Clock { increment_ms, .. } = self.rules.time {
+        if let TimeControl::Clock {
+            main_ms,
+            increment_ms,
+            moves,
+        } = self.rules.time[color.index()]
+        {
+            let made = &mut self.made[color.index()];
+            *made += 1;
+            let period = moves.is_some_and(|m| made.is_multiple_of(m));
             let left = &mut self.left_ms[color.index()];
             *left = (*left - spent.as_secs_f64() * 1000.0).max(0.0) + increment_ms as f64;
+            if period {
+                *left += main_ms as f64;
+            }
         }
         Ok(text)
     }
@@ -572,70 +653,146 @@ pub fn seconds(ms: u64) -> String {
     (ms as f64 / 1000.0).to_string()
 }
 
+/// `ms` as the seconds `engine` reads: decimal for an engine of Tabula's dialect,
+/// else whole seconds (GTP 2's integers), rounded down but at least `floor`.
+fn engine_seconds(engine: &Engine, ms: u64, floor: u64) -> String {
+    if engine.decimal_times() {
+        seconds(ms)
+    } else {
+        (ms / 1000).max(floor).to_string()
+    }
+}
+
 /// The command that sets `engine`'s clock for a game under `time`, if any it knows
 /// means that clock: KGS's `kgs-time_settings fischer MAIN INC` for a main time plus an
 /// increment; else GTP 2's `time_settings MAIN 0 0` (absolute time) when there is no
 /// increment. GTP 2 has no increment (`time_settings MAIN BYO 0` means no limit at
-/// all), so an engine with neither gets no clock settings, only `time_left`.
+/// all), so an engine with neither gets no clock settings, only `time_left`. A clock
+/// of `moves` moves in a time repeating, without increment, is Canadian byo-yomi
+/// with no main time (`kgs-time_settings canadian 0 TIME MOVES`, GTP 2's
+/// `time_settings 0 TIME MOVES`); with an increment nothing says it but `time_left`. A move
+/// time goes by `set_option movetime` at start when the engine knows it; otherwise it
+/// is GTP 2's byo-yomi of S seconds for every single move, `time_settings 0 S 1` (whole
+/// seconds, at least 1: the referee still holds the engine to the move time itself).
 fn clock_settings(engine: &Engine, time: TimeControl) -> Option<String> {
-    let TimeControl::Clock {
-        main_ms,
-        increment_ms,
-    } = time
-    else {
-        return None;
-    };
-    if engine.knows("kgs-time_settings") {
-        Some(format!(
-            "kgs-time_settings fischer {} {}",
-            seconds(main_ms),
-            seconds(increment_ms)
-        ))
-    } else if increment_ms == 0 && engine.knows("time_settings") {
-        Some(format!("time_settings {} 0 0", seconds(main_ms)))
-    } else {
-        None
+    match time {
+        TimeControl::None => None,
+        TimeControl::MoveTime { ms } => (!engine.knows("set_option")
+            && engine.knows("time_settings"))
+        .then(|| format!("time_settings 0 {} 1", engine_seconds(engine, ms, 1))),
+        TimeControl::Clock {
+            main_ms,
+            increment_ms: 0,
+            moves: Some(moves),
+        } => {
+            // Canadian byo-yomi with no main time: `moves` moves in `main` seconds,
+            // again and again.
+            if engine.knows("kgs-time_settings") {
+                Some(format!(
+                    "kgs-time_settings canadian 0 {} {moves}",
+                    seconds(main_ms)
+                ))
+            } else if engine.knows("time_settings") {
+                Some(format!(
+                    "time_settings 0 {} {moves}",
+                    engine_seconds(engine, main_ms, 1)
+                ))
+            } else {
+                None
+            }
+        }
+        TimeControl::Clock { moves: Some(_), .. } => None,
+        TimeControl::Clock {
+            main_ms,
+            increment_ms,
+            moves: None,
+        } => {
+            if engine.knows("kgs-time_settings") {
+                Some(format!(
+                    "kgs-time_settings fischer {} {}",
+                    seconds(main_ms),
+                    seconds(increment_ms)
+                ))
+            } else if increment_ms == 0 && engine.knows("time_settings") {
+                Some(format!(
+                    "time_settings {} 0 0",
+                    engine_seconds(engine, main_ms, 1)
+                ))
+            } else {
+                None
+            }
+        }
     }
 }
 
-/// Plays one game from `opening` between `black` and `white`, fresh games on both
-/// (`set_game` was sent by the caller or at start-up; this sends it again).
+/// Sets up a fresh game of `opening` on `color`'s engine: `set_game` when it knows
+/// it, else plain GTP 2's `boardsize 8` and `clear_board` (Othello only: GTP 2 has no
+/// way to name another game); the opening by `set_position` when it knows it, else
+/// played in as moves from the start; then its clock.
+fn set_up(game: &mut Match, color: Color, opening: &Opening, time: TimeControl) -> Step<()> {
+    let engine = &*game.engines[color.index()];
+    let (knows_game, knows_position) = (engine.knows("set_game"), engine.knows("set_position"));
+    let clock = clock_settings(engine, time);
+    let name = match opening {
+        Opening::Othello { .. } => "othello",
+        Opening::Shell { .. } => "shell",
+        Opening::Battleship => "battleship",
+    };
+    if knows_game {
+        game.ask(color, &format!("set_game {name}"))?;
+    } else if name == "othello" {
+        game.ask(color, "boardsize 8")?;
+        game.ask(color, "clear_board")?;
+    } else {
+        return Err(Ending::loss(
+            color,
+            Termination::ProtocolError,
+            format!("does not know set_game: it cannot be set up for {name}"),
+        ));
+    }
+    if !opening.from_start() {
+        if knows_position {
+            game.ask(color, &format!("set_position {}", opening.notation()))?;
+        } else if let Some(moves) = opening.moves() {
+            for line in moves {
+                game.ask(color, &line)?;
+            }
+        } else {
+            return Err(Ending::loss(
+                color,
+                Termination::ProtocolError,
+                "does not know set_position and the opening is a bare position".into(),
+            ));
+        }
+    }
+    if let Some(line) = clock {
+        game.ask(color, &line)?;
+    }
+    Ok(())
+}
+
+/// Plays one game from `opening` between `black` and `white`, each set up afresh
+/// ([`set_up`]).
 pub fn play(opening: &Opening, black: &mut Engine, white: &mut Engine, rules: Rules) -> GameResult {
-    let main_ms = match rules.time {
+    let main_ms = rules.time.map(|time| match time {
         TimeControl::Clock { main_ms, .. } => main_ms as f64,
         _ => 0.0,
-    };
+    });
     let mut game = Match {
         engines: [black, white],
         rules,
-        left_ms: [main_ms; 2],
+        left_ms: main_ms,
+        made: [0; 2],
         moves: Vec::new(),
     };
     let mut fleets = [None, None];
     let played = (|| {
-        let (name, position) = match opening {
-            Opening::Othello(p) => (
-                "othello",
-                (*p != OthelloPosition::start()).then(|| p.to_notation()),
-            ),
-            Opening::Shell(p) => (
-                "shell",
-                (*p != ShellPosition::new()).then(|| p.to_notation()),
-            ),
-            Opening::Battleship => ("battleship", None),
-        };
         for color in Color::ALL {
-            game.ask(color, &format!("set_game {name}"))?;
-            if let Some(text) = &position {
-                game.ask(color, &format!("set_position {text}"))?;
-            }
-            if let Some(line) = clock_settings(game.engines[color.index()], rules.time) {
-                game.ask(color, &line)?;
-            }
+            set_up(&mut game, color, opening, rules.time[color.index()])?;
         }
         match opening {
-            Opening::Othello(p) => game.othello(*p),
-            Opening::Shell(p) => game.shell(*p),
+            Opening::Othello { position, .. } => game.othello(*position),
+            Opening::Shell { position, .. } => game.shell(*position),
             Opening::Battleship => game.battleship(&mut fleets),
         }
     })();

@@ -3,7 +3,29 @@
 //!
 //! Games come in pairs from the same opening with colours swapped. Round `r` (from 0)
 //! plays, for every pair of engines `i < j` in order, `i` black against `j`, then `j`
-//! black against `i`. With two engines that is a plain match; with more, a round robin.
+//! black against `i`. With two engines that is a plain match; with more, a round robin,
+//! or a gauntlet: only the pairs of the first engine with each other one.
+
+/// Which pairs of engines meet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tournament {
+    /// Every pair of engines.
+    RoundRobin,
+    /// The first engine against each other one.
+    Gauntlet,
+}
+
+impl Tournament {
+    /// `round-robin` or `gauntlet`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Tournament> {
+        match name {
+            "round-robin" => Some(Tournament::RoundRobin),
+            "gauntlet" => Some(Tournament::Gauntlet),
+            _ => None,
+        }
+    }
+}
 
 /// One scheduled game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,14 +39,18 @@ pub struct Fixture {
     pub white: usize,
 }
 
-/// The fixtures of `engines` engines playing `games` games per pair of engines
-/// (rounded up to an even number).
+/// The fixtures of `engines` engines playing `games` games per pair of engines that
+/// meet in `tournament` (rounded up to an even number).
 #[must_use]
-pub fn fixtures(engines: usize, games: usize) -> Vec<Fixture> {
+pub fn fixtures(engines: usize, games: usize, tournament: Tournament) -> Vec<Fixture> {
     let rounds = games.div_ceil(2);
+    let firsts = match tournament {
+        Tournament::RoundRobin => engines,
+        Tournament::Gauntlet => engines.min(1),
+    };
     let mut list = Vec::new();
     for round in 0..rounds {
-        for i in 0..engines {
+        for i in 0..firsts {
             for j in i + 1..engines {
                 for (black, white) in [(i, j), (j, i)] {
                     list.push(Fixture {
@@ -46,14 +72,21 @@ mod tests {
 
     #[test]
     fn pairs_swap_colours_and_round_robin_covers_every_pair() {
-        let two = fixtures(2, 3);
+        let two = fixtures(2, 3, Tournament::RoundRobin);
         assert_eq!(two.len(), 4, "3 games round up to two pairs");
         assert_eq!((two[0].black, two[0].white, two[0].round), (0, 1, 0));
         assert_eq!((two[1].black, two[1].white, two[1].round), (1, 0, 0));
         assert_eq!((two[3].number, two[3].round), (4, 1));
-        let three = fixtures(3, 2);
+        let three = fixtures(3, 2, Tournament::RoundRobin);
         assert_eq!(three.len(), 6);
         let pairs: Vec<(usize, usize)> = three.iter().map(|f| (f.black, f.white)).collect();
         assert_eq!(pairs, [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)]);
+        let gauntlet = fixtures(3, 2, Tournament::Gauntlet);
+        let pairs: Vec<(usize, usize)> = gauntlet.iter().map(|f| (f.black, f.white)).collect();
+        assert_eq!(
+            pairs,
+            [(0, 1), (1, 0), (0, 2), (2, 0)],
+            "the first against each"
+        );
     }
 }

@@ -15,8 +15,9 @@
 //! ½, 1). The SPRT uses normalised Elo bounds and the GSPRT approximation on the
 //! pentanomial distribution: a bound `nE` in normalised Elo is the score
 //! `½ + nE · √2 · √v / (800 / ln 10)`, and with `s0`, `s1` the scores of the two bounds,
-//! `LLR = n · (s1 − s0) · (2s − s0 − s1) / (2v)`. Empty pentanomial cells count 0.001
-//! for the SPRT only, so a lopsided match still decides.
+//! `LLR = n · (s1 − s0) · (2s − s0 − s1) / (2v)`. With `model=logistic` the bounds are
+//! logistic Elo instead: `s0`, `s1` are the scores `1 / (1 + 10^(−E/400))`. Empty
+//! pentanomial cells count 0.001 for the SPRT only, so a lopsided match still decides.
 
 use std::collections::HashMap;
 
@@ -312,24 +313,44 @@ impl Verdict {
     }
 }
 
-/// A sequential probability ratio test between normalised Elo `elo0` (H0) and `elo1`
-/// (H1), with error rates `alpha` and `beta`.
+/// What the SPRT's Elo bounds mean.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    /// Normalised Elo: the bound scales with the match's own spread of results.
+    Normalized,
+    /// Logistic Elo: the bound `E` is the score `1 / (1 + 10^(−E/400))`.
+    Logistic,
+}
+
+/// A sequential probability ratio test between Elo `elo0` (H0) and `elo1` (H1) in
+/// `model`'s sense, with error rates `alpha` and `beta`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
     pub elo0: f64,
     pub elo1: f64,
     pub alpha: f64,
     pub beta: f64,
+    pub model: Model,
 }
 
 impl Sprt {
-    /// Reads `elo0=A,elo1=B,alpha=X,beta=Y` (any order).
+    /// Reads `elo0=A,elo1=B,alpha=X,beta=Y[,model=normalized|logistic]` (any order;
+    /// the model is normalised unless said).
     pub fn parse(text: &str) -> Result<Sprt> {
         let mut values: HashMap<&str, f64> = HashMap::new();
+        let mut model = Model::Normalized;
         for part in text.split(',') {
             let (key, value) = part
                 .split_once('=')
                 .ok_or_else(|| anyhow!("--sprt: {part:?} is not KEY=VALUE"))?;
+            if key.trim() == "model" {
+                model = match value.trim() {
+                    "normalized" => Model::Normalized,
+                    "logistic" => Model::Logistic,
+                    other => bail!("--sprt: model={other}: normalized or logistic"),
+                };
+                continue;
+            }
             let value: f64 = value
                 .trim()
                 .parse()
@@ -347,6 +368,7 @@ impl Sprt {
             elo1: get("elo1")?,
             alpha: get("alpha")?,
             beta: get("beta")?,
+            model,
         };
         if sprt.elo0 >= sprt.elo1 || sprt.elo0.is_nan() || sprt.elo1.is_nan() {
             bail!("--sprt: elo0 must be below elo1");
@@ -379,9 +401,19 @@ impl Sprt {
         if v <= 0.0 {
             return 0.0;
         }
-        let sigma_game = std::f64::consts::SQRT_2 * v.sqrt();
-        let s0 = 0.5 + self.elo0 * sigma_game / nelo_scale();
-        let s1 = 0.5 + self.elo1 * sigma_game / nelo_scale();
+        let (s0, s1) = match self.model {
+            Model::Normalized => {
+                let sigma_game = std::f64::consts::SQRT_2 * v.sqrt();
+                (
+                    0.5 + self.elo0 * sigma_game / nelo_scale(),
+                    0.5 + self.elo1 * sigma_game / nelo_scale(),
+                )
+            }
+            Model::Logistic => {
+                let score = |elo: f64| 1.0 / (1.0 + 10f64.powf(-elo / 400.0));
+                (score(self.elo0), score(self.elo1))
+            }
+        };
         n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * v)
     }
 
@@ -413,6 +445,18 @@ impl Sprt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn logistic_sprt_bounds_are_scores_of_logistic_elo() {
+        // n = 10 pairs, mean 0.55, variance 0.0975; s0 = 0.5, s1 = 1/(1+10^(−10/400)):
+        // LLR = 10 (s1 − s0)(2·0.55 − s0 − s1) / (2·0.0975) = 0.063166 (by hand).
+        let sprt = Sprt::parse("elo0=0,elo1=10,alpha=0.05,beta=0.05,model=logistic").ok();
+        let llr = sprt.map(|s| s.llr(&[1, 2, 3, 2, 2]));
+        assert!(llr.is_some_and(|l| (l - 0.063_166).abs() < 1e-5), "{llr:?}");
+        let normalized = Sprt::parse("elo0=0,elo1=10,alpha=0.05,beta=0.05").ok();
+        assert_eq!(normalized.map(|s| s.model), Some(Model::Normalized));
+        assert_ne!(normalized.map(|s| s.llr(&[1, 2, 3, 2, 2])), llr);
+    }
 
     fn close(a: f64, b: f64, tolerance: f64) -> bool {
         (a - b).abs() <= tolerance
@@ -554,6 +598,7 @@ mod tests {
             Verdict::H0Accepted
         );
         assert!(Sprt::parse("elo0=5,elo1=0,alpha=0.05,beta=0.05").is_err());
+        assert!(Sprt::parse("elo0=0,elo1=5,alpha=0.05,beta=0.05,model=bayes").is_err());
         assert!(Sprt::parse("elo0=0,elo1=5,alpha=0.05").is_err());
     }
 }

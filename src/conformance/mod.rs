@@ -14,6 +14,7 @@
 
 pub mod command_line;
 pub mod engine;
+pub mod junit;
 pub mod runner;
 pub mod suite;
 
@@ -24,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use engine::Fault;
-pub use runner::{Config, Outcome, Reason, Suite, Summary, run};
+pub use runner::{CaseRecord, Config, FileRecord, Outcome, Reason, Suite, Summary, count, run};
 pub use suite::{Expectation, ParseError, Pattern, Step};
 
 /// Why the suite's files could not be found or read.
@@ -69,6 +70,7 @@ impl Config {
             program,
             args: words.collect(),
             timeout,
+            verbose: false,
         })
     }
 }
@@ -113,6 +115,22 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), LoadError> {
     Ok(())
 }
 
+/// The commands a file's `# extension: NAME…` comment lines name (names separated by
+/// spaces or commas): the file applies only to engines that know them all.
+#[must_use]
+pub fn extensions(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|line| {
+            line.trim()
+                .strip_prefix('#')?
+                .trim()
+                .strip_prefix("extension:")
+        })
+        .flat_map(|names| names.split([' ', ',']).filter(|n| !n.is_empty()))
+        .map(str::to_string)
+        .collect()
+}
+
 /// Reads and parses every file; the first bad one is the error.
 pub fn load(files: &[PathBuf]) -> Result<Vec<Suite>, LoadError> {
     files
@@ -129,6 +147,7 @@ pub fn load(files: &[PathBuf]) -> Result<Vec<Suite>, LoadError> {
             Ok(Suite {
                 path: path.clone(),
                 steps,
+                extensions: extensions(&text),
             })
         })
         .collect()

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::engine::{Engine, Fault};
-use super::suite::{Answer, Check, Expectation, Known, Step, Verdict};
+use super::suite::{Answer, AnswerStatus, Check, Expectation, Known, Step, Verdict};
 
 /// How long a quitting engine gets before it is killed.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
@@ -29,6 +29,8 @@ pub struct Config {
     pub args: Vec<String>,
     /// The longest any answer may take.
     pub timeout: Duration,
+    /// Echo every command sent (`> LINE`) and answer read (`< LINE`) on the output.
+    pub verbose: bool,
 }
 
 /// One parsed `.tst` file.
@@ -36,7 +38,14 @@ pub struct Config {
 pub struct Suite {
     pub path: PathBuf,
     pub steps: Vec<Step>,
+    /// The commands of an extension file (`# extension: NAME…`): the file applies
+    /// only to an engine whose `known_command` knows each.
+    pub extensions: Vec<String>,
 }
+
+/// The set-up commands whose refusal, before a file's first case, means the file is
+/// for another game: the file does not apply.
+const GAME_SET_UP: [&str; 2] = ["set_game", "boardsize"];
 
 /// Why a case failed (or failed as expected).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,7 +72,7 @@ pub enum Outcome {
 }
 
 /// The counts of a run. `passed` includes the unexpected passes; expected failures
-/// are neither passed nor failed.
+/// are neither passed nor failed; the cases of files that do not apply are skipped.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Summary {
     pub files: usize,
@@ -71,6 +80,36 @@ pub struct Summary {
     pub failed: usize,
     pub expected_failures: usize,
     pub unexpected_passes: usize,
+    pub skipped: usize,
+    /// Files that did not apply.
+    pub not_applying: usize,
+}
+
+/// `n` and the noun, singular or plural (`1 file`, `2 files`).
+#[must_use]
+pub fn count(n: usize, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
+/// One case as a report (JUnit) needs it.
+#[derive(Debug, Clone)]
+pub struct CaseRecord {
+    pub id: u64,
+    pub line_no: usize,
+    pub command: String,
+    pub outcome: Outcome,
+}
+
+/// What became of one file.
+#[derive(Debug, Clone)]
+pub struct FileRecord {
+    pub path: PathBuf,
+    /// Why the file does not apply to the engine, if it does not (its cases are then
+    /// skipped).
+    pub not_applying: Option<String>,
+    pub cases: Vec<CaseRecord>,
+    /// The file's case count (skipped ones included).
+    pub total: usize,
 }
 
 impl Summary {
@@ -81,10 +120,27 @@ impl Summary {
 
     /// Writes the two closing lines; the last is exactly `N passed, N failed`.
     pub fn write(&self, out: &mut dyn Write) -> io::Result<()> {
+        let skipped = match self.skipped {
+            0 => String::new(),
+            n => format!(
+                ", {n} skipped ({} not applying)",
+                count(self.not_applying, "file", "files")
+            ),
+        };
         writeln!(
             out,
-            "{} files: {} expected failures, {} unexpected passes",
-            self.files, self.expected_failures, self.unexpected_passes
+            "{}: {}, {}{skipped}",
+            count(self.files, "file", "files"),
+            count(
+                self.expected_failures,
+                "expected failure",
+                "expected failures"
+            ),
+            count(
+                self.unexpected_passes,
+                "unexpected pass",
+                "unexpected passes"
+            ),
         )?;
         writeln!(out, "{} passed, {} failed", self.passed, self.failed)
     }
@@ -109,14 +165,55 @@ enum State {
 }
 
 /// Runs every suite in order and reports each case that did not simply pass on `out`,
-/// one line each, as it happens. The closing lines are the caller's ([`Summary::write`]).
-pub fn run(config: &Config, suites: &[Suite], out: &mut dyn Write) -> io::Result<Summary> {
+/// one line each, as it happens, and a line per file. The closing lines are the
+/// caller's ([`Summary::write`]).
+pub fn run(
+    config: &Config,
+    suites: &[Suite],
+    out: &mut dyn Write,
+) -> io::Result<(Summary, Vec<FileRecord>)> {
     let mut summary = Summary::default();
+    let mut files = Vec::new();
     for suite in suites {
-        run_suite(config, suite, &mut summary, out)?;
+        let file = run_suite(config, suite, &mut summary, out)?;
         summary.files += 1;
+        let line = match &file.not_applying {
+            Some(why) => {
+                summary.not_applying += 1;
+                summary.skipped += file.total;
+                format!(
+                    "does not apply ({why}): {} skipped",
+                    count(file.total, "case", "cases")
+                )
+            }
+            None => {
+                let mut tally = Summary::default();
+                for case in &file.cases {
+                    tally.count(&case.outcome);
+                }
+                format!("{} passed, {} failed", tally.passed, tally.failed)
+            }
+        };
+        writeln!(out, "{}: {line}", suite.path.display())?;
+        files.push(file);
     }
-    Ok(summary)
+    Ok((summary, files))
+}
+
+/// Why an extension file does not apply to `engine`: the first of its commands that
+/// `known_command` does not know.
+fn missing_extension(engine: &mut Engine, suite: &Suite, timeout: Duration) -> Option<String> {
+    for name in &suite.extensions {
+        match engine.ask(&format!("known_command {name}"), None, timeout) {
+            Ok(answer) if answer.status == AnswerStatus::Success && answer.text == "true" => {}
+            _ => {
+                return Some(format!(
+                    "an extension file; the engine does not know {name}"
+                ));
+            }
+        }
+    }
+    None
 }
 
 fn run_suite(
@@ -124,23 +221,67 @@ fn run_suite(
     suite: &Suite,
     summary: &mut Summary,
     out: &mut dyn Write,
-) -> io::Result<()> {
+) -> io::Result<FileRecord> {
     let dir = match suite.path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
+    };
+    let mut file = FileRecord {
+        path: suite.path.clone(),
+        not_applying: None,
+        cases: Vec::new(),
+        total: suite
+            .steps
+            .iter()
+            .filter(|s| matches!(s.check, Check::Case { .. }))
+            .count(),
     };
     let mut state = match Engine::start(&config.program, &config.args, dir) {
         Ok(engine) => State::Running(engine),
         Err(fault) => State::Broken { line_no: 0, fault },
     };
+    let mut cases_seen = false;
     for step in &suite.steps {
+        // An extension file is checked after its leading set-up (a refused game set-up
+        // is the better reason) and before its first case.
+        if !cases_seen
+            && file.not_applying.is_none()
+            && matches!(step.check, Check::Case { .. })
+            && let State::Running(engine) = &mut state
+        {
+            file.not_applying = missing_extension(engine, suite, config.timeout);
+        }
+        if file.not_applying.is_some() {
+            break;
+        }
         let id = match &step.check {
             Check::Case { id, .. } => Some(*id),
             Check::SetUp => None,
         };
+        if config.verbose {
+            writeln!(out, "> {}", step.command)?;
+        }
         let answer = match &mut state {
             State::Running(engine) => match engine.ask(&step.command, id, config.timeout) {
-                Ok(answer) => Ok(answer),
+                Ok(answer) => {
+                    if config.verbose {
+                        let mark = match answer.status {
+                            AnswerStatus::Success => '=',
+                            AnswerStatus::Failure => '?',
+                        };
+                        let id = id.map_or(String::new(), |id| id.to_string());
+                        for (i, line) in answer.text.lines().enumerate() {
+                            match i {
+                                0 => writeln!(out, "< {mark}{id} {line}")?,
+                                _ => writeln!(out, "< {line}")?,
+                            }
+                        }
+                        if answer.text.is_empty() {
+                            writeln!(out, "< {mark}{id}")?;
+                        }
+                    }
+                    Ok(answer)
+                }
                 Err(fault) => {
                     // Dropping the engine kills and reaps it.
                     state = State::Broken {
@@ -155,16 +296,39 @@ fn run_suite(
                 fault: fault.clone(),
             }),
         };
-        if let Check::Case { id, expectation } = &step.check {
-            let outcome = judge(expectation, answer);
-            summary.count(&outcome);
-            report(out, suite, step, *id, expectation, &outcome)?;
+        match &step.check {
+            Check::Case { id, expectation } => {
+                cases_seen = true;
+                let outcome = judge(expectation, answer);
+                summary.count(&outcome);
+                report(out, suite, step, *id, expectation, &outcome)?;
+                file.cases.push(CaseRecord {
+                    id: *id,
+                    line_no: step.line_no,
+                    command: step.command.clone(),
+                    outcome,
+                });
+            }
+            Check::SetUp => {
+                let name = step.command.split_whitespace().next().unwrap_or("");
+                if !cases_seen
+                    && GAME_SET_UP.contains(&name)
+                    && let Ok(answer) = &answer
+                    && answer.status == AnswerStatus::Failure
+                {
+                    file.not_applying = Some(format!(
+                        "set-up {:?} refused: {:?}",
+                        step.command,
+                        shortened(&answer.text)
+                    ));
+                }
+            }
         }
     }
     if let State::Running(engine) = state {
         engine.quit(QUIT_GRACE);
     }
-    Ok(())
+    Ok(file)
 }
 
 /// A case's outcome from its answer, or from why there is none.
@@ -214,15 +378,20 @@ fn report(
     )?;
     match reason {
         None => writeln!(out),
-        Some(Reason::Mismatch(text)) => writeln!(out, " | got {:?}", shortened(text)),
-        Some(Reason::ErrorAnswer(text)) => writeln!(out, " | got error {:?}", shortened(text)),
-        Some(Reason::Fault(fault)) => writeln!(out, " | got no answer: {fault}"),
-        Some(Reason::NotRun { line_no: 0, fault }) => {
-            writeln!(out, " | not run: {fault}")
-        }
-        Some(Reason::NotRun { line_no, fault }) => {
-            writeln!(out, " | not run: {fault} at line {line_no}")
-        }
+        Some(reason) => writeln!(out, " | {}", reason_text(reason)),
+    }
+}
+
+/// What a case got, for people: `got "TEXT"`, `got error "TEXT"`, `got no answer:
+/// FAULT`, `not run: FAULT at line N`.
+#[must_use]
+pub fn reason_text(reason: &Reason) -> String {
+    match reason {
+        Reason::Mismatch(text) => format!("got {:?}", shortened(text)),
+        Reason::ErrorAnswer(text) => format!("got error {:?}", shortened(text)),
+        Reason::Fault(fault) => format!("got no answer: {fault}"),
+        Reason::NotRun { line_no: 0, fault } => format!("not run: {fault}"),
+        Reason::NotRun { line_no, fault } => format!("not run: {fault} at line {line_no}"),
     }
 }
 
@@ -308,5 +477,17 @@ mod tests {
         summary.write(&mut text).unwrap();
         let text = String::from_utf8(text).unwrap();
         assert_eq!(text.lines().last(), Some("2 passed, 1 failed"));
+        assert_eq!(
+            text.lines().next(),
+            Some("0 files: 1 expected failure, 1 unexpected pass")
+        );
+        summary.files = 1;
+        summary.skipped = 3;
+        summary.not_applying = 1;
+        let mut text = Vec::new();
+        summary.write(&mut text).unwrap();
+        assert!(String::from_utf8(text).unwrap().starts_with(
+            "1 file: 1 expected failure, 1 unexpected pass, 3 skipped (1 file not applying)\n"
+        ));
     }
 }

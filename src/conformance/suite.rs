@@ -15,11 +15,13 @@
 //!
 //! Patterns are matched as GoGui matches them: against the whole answer text (the text
 //! after `=id `, its lines joined with `\n`, surrounding white space trimmed), with
-//! `.` matching a newline and `^`/`$` matching at line ends.
+//! `.` matching a newline and `^`/`$` matching at line ends. The Java regex features
+//! gogui-regress files use beyond Rust's `regex` (look-ahead, look-behind,
+//! back-references) are read by `fancy-regex`.
 
 use std::fmt;
 
-use regex::Regex;
+use fancy_regex::Regex;
 
 /// One line of a `.tst` file that is sent to the engine.
 #[derive(Debug, Clone)]
@@ -109,8 +111,12 @@ impl Expectation {
 
     /// Compiles `source`, anchored to the whole answer (`[]` matches only an empty
     /// answer).
-    pub fn new(source: &str, sense: Sense, known: Known) -> Result<Expectation, regex::Error> {
-        let regex = Regex::new(&format!(r"(?ms)\A(?:{source})\z"))?;
+    pub fn new(
+        source: &str,
+        sense: Sense,
+        known: Known,
+    ) -> Result<Expectation, Box<fancy_regex::Error>> {
+        let regex = Regex::new(&format!(r"(?ms)\A(?:{source})\z")).map_err(Box::new)?;
         Ok(Expectation {
             pattern: Pattern::Regex {
                 source: source.to_string(),
@@ -128,7 +134,8 @@ impl Expectation {
         }
         let matches = match &self.pattern {
             Pattern::AnySuccess => true,
-            Pattern::Regex { regex, .. } => regex.is_match(&answer.text),
+            // A pattern that exhausts the backtracking limit matches nothing.
+            Pattern::Regex { regex, .. } => regex.is_match(&answer.text).unwrap_or(false),
         };
         match (self.sense, matches) {
             (Sense::Matches, true) | (Sense::DoesNotMatch, false) => Verdict::Pass,
@@ -274,6 +281,41 @@ fn parse_pattern(text: &str, line_no: usize) -> Result<Expectation, ParseError> 
         line_no,
         kind: ParseErrorKind::BadRegex(error.to_string()),
     })
+}
+
+#[cfg(test)]
+mod look_around {
+    use super::*;
+
+    #[test]
+    fn java_style_look_around_and_back_references_match() {
+        let any_order = Expectation::new(
+            r"(?=.*^quit$)(?=.*^known_command$).*",
+            Sense::Matches,
+            Known::ToPass,
+        );
+        let any_order = any_order.ok().map(|e| {
+            let answer = |text: &str| Answer {
+                status: AnswerStatus::Success,
+                text: text.into(),
+            };
+            (
+                e.judge(&answer("quit\nknown_command")),
+                e.judge(&answer("known_command\nname\nquit")),
+                e.judge(&answer("known_command\nname")),
+            )
+        });
+        assert_eq!(
+            any_order,
+            Some((Verdict::Pass, Verdict::Pass, Verdict::Mismatch))
+        );
+        let twice = Expectation::new(r"(\w+) \1", Sense::Matches, Known::ToPass).ok();
+        let answer = Answer {
+            status: AnswerStatus::Success,
+            text: "e5 e5".into(),
+        };
+        assert_eq!(twice.map(|e| e.judge(&answer)), Some(Verdict::Pass));
+    }
 }
 
 #[cfg(test)]

@@ -38,19 +38,48 @@
 //! to PATH. `--interrupt` makes `list_commands` list `gogui-interrupt`, and `--kgs`
 //! makes it list `kgs-time_settings` (then answered by the fake itself); without them
 //! those names are taken out of the real engine's list.
+//!
+//! `tabula-fake-engine plain [--log PATH] [--no-list]` — an Othello engine that knows
+//! nothing but standard GTP 2, as engines from elsewhere do: `protocol_version`,
+//! `name`, `version`, `known_command`, `list_commands`, `quit`, `boardsize` (8 only),
+//! `clear_board`, `komi`, `play`, `genmove`, `time_settings` and `time_left` (whole
+//! seconds only, as GTP 2 has them: anything else is `? syntax error`); every other
+//! command is `? unknown command`. It checks every move with Tabula's rules (an
+//! illegal one, or a colour out of turn, is `? illegal move`) and plays the legal move
+//! that flips the fewest discs (the first such, in canonical order). `--log PATH`
+//! appends every line it reads to PATH; `--no-list` refuses `list_commands`, so that
+//! only `known_command` tells what it knows. Faults, for the arena's tests:
+//!
+//! - `--junk`: prints a banner line before its first answer;
+//! - `--wrong-id`: answers every command with the id 99;
+//! - `--flood-stdout`: answers its first `genmove` of a game with 100 000 junk lines;
+//! - `--flood-stderr MB`: writes MB megabytes to stderr at start, then plays on;
+//! - `--mute`: reads its input and never answers.
+//!
+//! `tabula-fake-engine nboard [--log PATH]` — an Othello engine that speaks only the
+//! NBoard protocol: `nboard 2`, `set depth N` (and any other `set`), `set game GGF`
+//! (the board of `BO[…]` and the `B[…]`/`W[…]` moves after it), `move SQUARE`, `go`
+//! (answered `=== SQUARE/0.00/0.0`, the same choice as `plain`'s; `PA` to pass),
+//! `ping N` (answered `pong N`) and `quit`; it announces `set myname fake-nboard` and
+//! a `status` line, as NBoard engines do. A move it cannot play is reported on
+//! stderr and ends it with status 6.
 
 use std::io::{BufRead, BufReader, Write};
+
 use std::process::{ChildStdin, ChildStdout, Command, Stdio, exit};
 use std::thread::sleep;
 use std::time::Duration;
+use tabula::games::othello::{Move, Position};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.split_first() {
         Some((mode, rest)) if mode == "gtp" => gtp(rest),
         Some((mode, rest)) if mode == "relay" => relay(rest),
+        Some((mode, rest)) if mode == "plain" => plain(rest),
+        Some((mode, rest)) if mode == "nboard" => nboard(rest),
         _ => {
-            eprintln!("usage: tabula-fake-engine gtp|relay …");
+            eprintln!("usage: tabula-fake-engine gtp|relay|plain …");
             exit(2);
         }
     }
@@ -331,4 +360,242 @@ fn relay(args: &[String]) {
     }
     drop(real);
     let _ = child.wait();
+}
+
+/// The file `--log PATH` names, opened to append.
+fn log_file(args: &[String]) -> Option<std::fs::File> {
+    let path = option(args, "--log")?;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .ok()
+}
+
+/// The commands of the `plain` fake: standard GTP 2 and nothing else.
+const PLAIN_COMMANDS: [&str; 13] = [
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "time_settings",
+    "time_left",
+];
+
+/// A GTP colour.
+fn plain_color(word: &str) -> Option<tabula::games::Color> {
+    match word.to_ascii_lowercase().as_str() {
+        "b" | "black" => Some(tabula::games::Color::Black),
+        "w" | "white" => Some(tabula::games::Color::White),
+        _ => None,
+    }
+}
+
+/// The legal move of the side to move that flips the fewest discs.
+fn plain_choice(position: &Position) -> Move {
+    let mut best: Option<(u32, Move)> = None;
+    for mv in position.legal_moves() {
+        let flips = position.check(mv).map_or(u32::MAX, u64::count_ones);
+        if best.is_none_or(|(fewest, _)| flips < fewest) {
+            best = Some((flips, mv));
+        }
+    }
+    best.map_or(Move::Pass, |(_, mv)| mv)
+}
+
+fn plain(args: &[String]) {
+    let mut log = log_file(args);
+    let flag = |name: &str| args.iter().any(|a| a == name);
+    let no_list = flag("--no-list");
+    let (mut junk, wrong_id, mute) = (flag("--junk"), flag("--wrong-id"), flag("--mute"));
+    let mut flood = flag("--flood-stdout");
+    if let Some(megabytes) = option(args, "--flood-stderr").and_then(|n| n.parse::<usize>().ok()) {
+        let line = format!("{}\n", "x".repeat(1023));
+        let mut err = std::io::stderr().lock();
+        for _ in 0..megabytes * 1024 {
+            let _ = err.write_all(line.as_bytes());
+        }
+    }
+    let mut position = Position::start();
+    for raw in std::io::stdin().lock().lines() {
+        let Ok(raw) = raw else { break };
+        if let Some(file) = &mut log {
+            let _ = writeln!(file, "{raw}");
+        }
+        let line = raw.split('#').next().unwrap_or("");
+        let mut words: Vec<&str> = line.split_whitespace().collect();
+        let mut id = String::new();
+        if words
+            .first()
+            .is_some_and(|w| w.chars().all(|c| c.is_ascii_digit()))
+        {
+            id = words.remove(0).to_string();
+        }
+        let Some((&name, rest)) = words.split_first() else {
+            continue;
+        };
+        if mute {
+            continue;
+        }
+        if std::mem::take(&mut junk) {
+            println!("Welcome to plain 1.0, the engine that talks first");
+        }
+        if wrong_id {
+            id = "99".to_string();
+        }
+        if name == "clear_board" {
+            flood = flag("--flood-stdout");
+        }
+        if name == "genmove" && std::mem::take(&mut flood) {
+            let mut out = std::io::stdout().lock();
+            for i in 0..100_000 {
+                let _ = writeln!(out, "info depth {i}");
+            }
+        }
+        let ok = |text: &str| answer(&format!("={id} {text}"));
+        let fail = |text: &str| answer(&format!("?{id} {text}"));
+        let whole = |words: &[&str]| words.iter().all(|w| w.parse::<u64>().is_ok());
+        match (name, rest) {
+            ("protocol_version", _) => ok("2"),
+            ("name", _) => ok("plain"),
+            ("version", _) => ok("1"),
+            ("list_commands", _) if no_list => fail("unknown command"),
+            ("list_commands", _) => ok(&PLAIN_COMMANDS.join("\n")),
+            ("known_command", [command]) => ok(&PLAIN_COMMANDS
+                .iter()
+                .any(|c| c == command && !(no_list && *c == "list_commands"))
+                .to_string()),
+            ("quit", _) => {
+                ok("");
+                return;
+            }
+            ("boardsize", ["8"]) => ok(""),
+            ("boardsize", _) => fail("unacceptable size"),
+            ("clear_board", []) => {
+                position = Position::start();
+                ok("");
+            }
+            ("komi", [_]) => ok(""),
+            ("time_settings", [_, _, _]) if whole(rest) => ok(""),
+            ("time_left", [color, _, _]) if plain_color(color).is_some() && whole(&rest[1..]) => {
+                ok("");
+            }
+            ("play", [color, mv]) => {
+                let played = plain_color(color)
+                    .zip(Move::parse(mv))
+                    .is_some_and(|(color, mv)| position.play(color, mv).is_ok());
+                if played { ok("") } else { fail("illegal move") }
+            }
+            ("genmove", [color]) => match plain_color(color) {
+                Some(color) if color == position.side_to_move() && !position.is_over() => {
+                    let mv = plain_choice(&position);
+                    if position.play(color, mv).is_ok() {
+                        ok(&mv.to_string());
+                    } else {
+                        fail("internal error");
+                    }
+                }
+                _ => fail("illegal move"),
+            },
+            (
+                "known_command" | "clear_board" | "komi" | "time_settings" | "time_left" | "play"
+                | "genmove",
+                _,
+            ) => fail("syntax error"),
+            _ => fail("unknown command"),
+        }
+    }
+}
+
+/// The position of a GGF record: its `BO[8 BOARD SIDE]` and the moves after it.
+fn ggf_position(ggf: &str) -> Option<Position> {
+    let board_start = ggf.find("BO[8 ")? + 5;
+    let rest = &ggf[board_start..];
+    let (board, rest) = (rest.get(..64)?, rest.get(64..)?);
+    let side = rest.trim_start().chars().next()?;
+    let board: String = board
+        .chars()
+        .map(|c| match c {
+            '*' => 'X',
+            'O' => 'O',
+            _ => '-',
+        })
+        .collect();
+    let side = if side == 'O' { 'O' } else { 'X' };
+    let mut position = Position::from_notation(&format!("{board} {side}")).ok()?;
+    let mut moves = rest.split_once(']')?.1;
+    while let Some(open) = moves
+        .find(['B', 'W'])
+        .filter(|&i| moves[i + 1..].starts_with('['))
+    {
+        let close = moves[open..].find(']')? + open;
+        let word = &moves[open + 2..close];
+        let mv = if word.eq_ignore_ascii_case("pa") {
+            Move::Pass
+        } else {
+            Move::parse(word.split('/').next()?)?
+        };
+        position.play(position.side_to_move(), mv).ok()?;
+        moves = &moves[close + 1..];
+    }
+    Some(position)
+}
+
+fn nboard(args: &[String]) {
+    let mut log = log_file(args);
+    let mut position = Position::start();
+    let say = |text: &str| {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    };
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        if let Some(file) = &mut log {
+            let _ = writeln!(file, "{line}");
+        }
+        let line = line.trim();
+        let (name, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match name {
+            "nboard" => say("set myname fake-nboard"),
+            "set" if rest.starts_with("game ") => match ggf_position(rest) {
+                Some(game) => position = game,
+                None => {
+                    eprintln!("fake-nboard: a game it cannot read: {rest}");
+                    exit(6);
+                }
+            },
+            "move" => {
+                let word = rest.split('/').next().unwrap_or("");
+                let mv = if word.eq_ignore_ascii_case("pa") {
+                    Some(Move::Pass)
+                } else {
+                    Move::parse(word)
+                };
+                if mv.is_none_or(|mv| position.play(position.side_to_move(), mv).is_err()) {
+                    eprintln!("fake-nboard: a move it cannot play: {rest}");
+                    exit(6);
+                }
+            }
+            "go" => {
+                say("status thinking");
+                let mv = plain_choice(&position);
+                let word = match mv {
+                    Move::Pass => "PA".to_string(),
+                    Move::Place(square) => square.to_string().to_ascii_uppercase(),
+                };
+                say(&format!("=== {word}/0.00/0.0"));
+            }
+            "ping" => say(&format!("pong {rest}")),
+            "quit" => return,
+            _ => {}
+        }
+    }
 }

@@ -372,21 +372,34 @@ fn scratch(name: &str) -> std::path::PathBuf {
 }
 
 /// A scratch folder for `test`, the path of a file in it, and two `--engine` values:
-/// the good engine, and the fake `relay FLAG FILE OPTIONS` writing that file (`FLAG`
-/// is `--pid-file` or `--log`).
+/// the good engine, and `fake(file)`.
+fn good_and(
+    test: &str,
+    fake: impl Fn(&std::path::Path) -> String,
+) -> (std::path::PathBuf, std::path::PathBuf, String, String) {
+    let dir = scratch(test);
+    let file = dir.join("fake output");
+    (
+        dir.clone(),
+        file.clone(),
+        format!("good={TABULA}"),
+        fake(&file),
+    )
+}
+
+/// [`good_and`] the fake `relay FLAG FILE OPTIONS` writing that file (`FLAG` is
+/// `--pid-file` or `--log`).
 fn good_and_fake(
     test: &str,
     flag: &str,
     options: &str,
 ) -> (std::path::PathBuf, std::path::PathBuf, String, String) {
-    let dir = scratch(test);
-    let file = dir.join("fake output");
-    let good = format!("good={TABULA}");
-    let bad = format!(
-        "bad={FAKE} relay {flag} '{}' {options} {TABULA}",
-        file.display()
-    );
-    (dir, file, good, bad)
+    good_and(test, |file| {
+        format!(
+            "bad={FAKE} relay {flag} '{}' {options} {TABULA}",
+            file.display()
+        )
+    })
 }
 
 /// The process ids the fake wrote to `pid_file`, one per process started.
@@ -717,5 +730,746 @@ fn a_pgn_reader_credits_every_result_to_the_right_engine() {
             "{tags:?}"
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The plain fake's `list_commands`: standard GTP 2, all a plain engine may be sent.
+fn gtp2_commands() -> Vec<String> {
+    use std::io::Write;
+    let mut child = Command::new(FAKE)
+        .arg("plain")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the fake starts");
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(b"list_commands\n").expect("written");
+    }
+    let output = child.wait_with_output().expect("the fake answers");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let list: Vec<String> = text
+        .trim_start_matches("= ")
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    assert!(list.contains(&"genmove".to_string()), "{text}");
+    list
+}
+
+/// [`good_and`] the plain fake (with `options`) logging to that file.
+fn tabula_and_plain(
+    test: &str,
+    options: &str,
+) -> (std::path::PathBuf, std::path::PathBuf, String, String) {
+    good_and(test, |file| {
+        format!("plain={FAKE} plain {options} --log '{}'", file.display())
+    })
+}
+
+/// The command lines the plain fake logged.
+fn logged(log: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .expect("the fake's log")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Replays an Othello record from its opening and checks its `Result` and
+/// `Termination` against the rules: answers the final disc counts.
+fn replay_othello(tags: &std::collections::HashMap<String, String>, movetext: &str) -> (u32, u32) {
+    use tabula::games::othello::{Move, Position};
+    let mut position = Position::from_notation(&tags["Opening"]).expect("an opening position");
+    let moves = movetext
+        .split_once('{')
+        .and_then(|(_, rest)| rest.split_once('}'))
+        .map_or("", |(moves, _)| moves);
+    for word in moves.split_whitespace() {
+        let mv = Move::parse(word).expect("a move");
+        position
+            .play(position.side_to_move(), mv)
+            .expect("a legal move");
+    }
+    assert!(
+        position.is_over(),
+        "the game was played to the end: {tags:?}"
+    );
+    let (black, white) = position.counts();
+    let expected = match black.cmp(&white) {
+        std::cmp::Ordering::Greater => "0-1",
+        std::cmp::Ordering::Less => "1-0",
+        std::cmp::Ordering::Equal => "1/2-1/2",
+    };
+    assert_eq!(tags["Result"], expected, "{black}-{white}: {tags:?}");
+    assert_eq!(tags["Termination"], "normal");
+    (black, white)
+}
+
+/// Each record of a file with its movetext.
+fn records_with_moves(text: &str) -> Vec<(std::collections::HashMap<String, String>, String)> {
+    text.split("[Event ")
+        .skip(1)
+        .map(|chunk| {
+            let chunk = format!("[Event {chunk}");
+            let tags = records(&chunk).pop().expect("tags");
+            let movetext = chunk
+                .lines()
+                .filter(|l| !l.starts_with('['))
+                .collect::<Vec<_>>()
+                .join(" ");
+            (tags, movetext)
+        })
+        .collect()
+}
+
+#[test]
+fn arena_plays_a_plain_gtp2_engine_with_standard_commands_only() {
+    let (dir, log, good, plain) = tabula_and_plain("plain", "");
+    let path = dir.join("games.pgn");
+    let path = path.to_string_lossy().to_string();
+    let stdout = arena(&[
+        "--engine",
+        &good,
+        "--engine",
+        &plain,
+        "--games",
+        "4",
+        "--random-plies",
+        "4",
+        "--records",
+        &path,
+    ]);
+    let games = finished(&stdout);
+    assert_eq!(games.len(), 4, "{stdout}");
+    let text = std::fs::read_to_string(&path).expect("records written");
+    let played = records_with_moves(&text);
+    assert_eq!(played.len(), 4, "{text}");
+    for (tags, movetext) in &played {
+        replay_othello(tags, movetext);
+    }
+    let (w, l, d, n) = score(&stdout);
+    assert_eq!((w + l + d, n), (4, 4), "{stdout}");
+    // Only standard GTP 2 reached the plain engine; the openings were played in as
+    // moves after `boardsize 8` and `clear_board`.
+    let lines = logged(&log);
+    let gtp2 = gtp2_commands();
+    for line in &lines {
+        let name = line.split_whitespace().next().unwrap_or("");
+        assert!(
+            gtp2.iter().any(|c| c == name),
+            "{line:?} is no GTP 2 command"
+        );
+    }
+    assert_eq!(
+        lines.iter().filter(|l| *l == "clear_board").count(),
+        4,
+        "one fresh board a game: {lines:?}"
+    );
+    assert!(lines.iter().any(|l| l == "boardsize 8"));
+    assert!(
+        lines.iter().filter(|l| l.starts_with("play ")).count() >= 4 * 4,
+        "the four opening plies of each game were played in: {lines:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn arena_tells_a_plain_gtp2_engine_its_time_in_whole_seconds() {
+    // (arena options, the clock commands the plain engine must be sent)
+    let cases: [(&[&str], &[&str]); 2] = [
+        // A move time without set_option: GTP 2's byo-yomi of S seconds a move, at
+        // least 1 (the referee still holds it to the move time).
+        (&["--movetime", "300"], &["time_settings 0 1 1"]),
+        // Absolute time, and time_left in whole seconds.
+        (&["--tc", "30"], &["time_settings 30 0 0", "time_left "]),
+    ];
+    for (i, (extra, expected)) in cases.into_iter().enumerate() {
+        let (dir, log, good, plain) = tabula_and_plain(&format!("plain-time{i}"), "");
+        let args = [
+            &["--engine", &good, "--engine", &plain, "--games", "2"][..],
+            &["--max-turns", "8"],
+            extra,
+        ]
+        .concat();
+        let stdout = arena(&args);
+        for (number, _, _, _, reason) in finished(&stdout) {
+            assert!(
+                reason.starts_with("Adjudication"),
+                "game {number}: {reason}"
+            );
+        }
+        let lines = logged(&log);
+        for want in expected {
+            assert!(
+                lines.iter().any(|l| l.starts_with(want)),
+                "{extra:?}: {want:?} not sent: {lines:?}"
+            );
+        }
+        for line in lines.iter().filter(|l| l.starts_with("time_")) {
+            assert!(!line.contains('.'), "whole seconds only: {line:?}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn arena_asks_known_command_when_list_commands_is_refused() {
+    let (dir, log, good, plain) = tabula_and_plain("plain-nolist", "--no-list");
+    let stdout = arena(&[
+        "--engine",
+        &good,
+        "--engine",
+        &plain,
+        "--games",
+        "2",
+        "--tc",
+        "60",
+        "--max-turns",
+        "6",
+    ]);
+    assert_eq!(finished(&stdout).len(), 2, "{stdout}");
+    for (number, _, _, _, reason) in finished(&stdout) {
+        assert!(
+            reason.starts_with("Adjudication"),
+            "game {number}: {reason}"
+        );
+    }
+    let lines = logged(&log);
+    assert!(
+        lines.contains(&"known_command time_settings".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"time_settings 60 0 0".to_string()),
+        "{lines:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn arena_refuses_a_plain_engine_it_cannot_set_up() {
+    let good = format!("tabula={TABULA}");
+    let plain = format!("plain={FAKE} plain");
+    let stderr = arena_fails(&["--game", "shell", "--engine", &good, "--engine", &plain]);
+    assert!(
+        stderr.contains("engine plain does not know set_game"),
+        "{stderr}"
+    );
+    let dir = scratch("plain-positions");
+    let file = dir.join("openings.txt");
+    let position = "---------------------------XO------OX--------------------------- X";
+    std::fs::write(&file, format!("{position}\n")).expect("an openings file");
+    let file = file.to_string_lossy().to_string();
+    let stderr = arena_fails(&["--engine", &good, "--engine", &plain, "--openings", &file]);
+    assert!(
+        stderr.contains("engine plain does not know set_position"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn arena_takes_cutechess_style_engines_a_gauntlet_and_openings_files() {
+    let dir = scratch("cutechess");
+    let log = dir.join("plain.log");
+    let records_path = dir.join("games.pgn");
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "# two XOT-style lines\nf5d6c3d3c4\nf5f6e6f4\n")
+        .expect("an openings file");
+    let plain_log = format!("arg={}", log.display());
+    let openings = format!("file={}", openings.display());
+    let records_arg = records_path.to_string_lossy().to_string();
+    let tabula_cmd = format!("cmd={TABULA}");
+    let random_cmd = format!("cmd={TABULA} --player random");
+    let fake_cmd = format!("cmd={FAKE}");
+    let stdout = arena(&[
+        "--tournament",
+        "gauntlet",
+        "--engine",
+        "name=g",
+        &tabula_cmd,
+        "arg=--player",
+        "arg=greedy",
+        "--engine",
+        "name=p",
+        &fake_cmd,
+        "arg=plain",
+        "arg=--log",
+        &plain_log,
+        "tc=40/60",
+        "--engine",
+        "name=r",
+        &random_cmd,
+        "option.depth=2",
+        "dir=/",
+        "--each",
+        "st=0.2",
+        "--games",
+        "2",
+        "--max-turns",
+        "8",
+        "--openings",
+        &openings,
+        "order=random",
+        "--records",
+        &records_arg,
+    ]);
+    let games = finished(&stdout);
+    let mut pairs: Vec<(String, String)> = games
+        .iter()
+        .map(|(_, white, black, _, _)| (black.clone(), white.clone()))
+        .collect();
+    pairs.sort();
+    let expected: Vec<(String, String)> = [("g", "p"), ("g", "r"), ("p", "g"), ("r", "g")]
+        .iter()
+        .map(|(b, w)| (b.to_string(), w.to_string()))
+        .collect();
+    assert_eq!(
+        pairs, expected,
+        "the first engine against each other one: {stdout}"
+    );
+    assert!(!stdout.contains("Score of p vs r"), "{stdout}");
+    // The openings are the file's lines, played in as moves to the plain engine.
+    let text = std::fs::read_to_string(&records_path).expect("records written");
+    let from_file: Vec<String> = ["f5d6c3d3c4", "f5f6e6f4"]
+        .iter()
+        .map(|line| {
+            use tabula::games::othello::{Move, Position};
+            let mut position = Position::start();
+            for square in line.as_bytes().chunks(2) {
+                let mv = Move::parse(std::str::from_utf8(square).unwrap_or("")).expect("a square");
+                position.play(position.side_to_move(), mv).expect("legal");
+            }
+            position.to_notation()
+        })
+        .collect();
+    for tags in records(&text) {
+        assert!(from_file.contains(&tags["Opening"]), "{tags:?}");
+        // Each engine's own time control: the plain engine's differs.
+        if tags["White"] == "p" || tags["Black"] == "p" {
+            let (p, other) = if tags["White"] == "p" {
+                ("WhiteTimeControl", "BlackTimeControl")
+            } else {
+                ("BlackTimeControl", "WhiteTimeControl")
+            };
+            assert_eq!(
+                (tags[p].as_str(), tags[other].as_str()),
+                ("40/60", "1/0.2"),
+                "{tags:?}"
+            );
+            assert!(!tags.contains_key("TimeControl"));
+        } else {
+            assert_eq!(tags["TimeControl"], "1/0.2", "{tags:?}");
+        }
+    }
+    // 40 moves in 60 s, again and again: GTP 2's Canadian byo-yomi with no main time,
+    // and the moves left in the period with each `time_left`.
+    let lines = logged(&log);
+    assert!(
+        lines.contains(&"time_settings 0 60 40".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("time_left ") && l.ends_with(" 39")),
+        "{lines:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn arena_refuses_bad_engine_settings_before_starting() {
+    let cmd = format!("cmd={TABULA}");
+    let cases: [(&[&str], &str); 4] = [
+        (&["--engine", "name=a", &cmd, "tc=1", "st=1"], "tc= and st="),
+        (
+            &["--engine", "name=a", &cmd, "speed=3"],
+            "unknown key \"speed\"",
+        ),
+        (&["--engine", "name=a", "tc=1"], "cmd= is missing"),
+        (&["--engine", "name=a", &cmd, "tc=0/60"], "moves before '/'"),
+    ];
+    for (engine, message) in cases {
+        let other = format!("b={TABULA}");
+        let args = [engine, &["--engine", &other]].concat();
+        let stderr = arena_fails(&args);
+        assert!(stderr.contains(message), "{engine:?}: {stderr}");
+    }
+    // An engine given options it cannot take (no set_option) is named.
+    let plain = format!("cmd={FAKE} plain");
+    let stderr = arena_fails(&[
+        "--engine",
+        "name=p",
+        &plain,
+        "option.hash=8",
+        "--engine",
+        &format!("b={TABULA}"),
+    ]);
+    assert!(
+        stderr.contains(
+            "engine p refuses a command: \"it does not know set_option, needed for hash\""
+        ),
+        "{stderr}"
+    );
+}
+
+/// The path of `name` in `dir`, as an argument.
+fn file_in(dir: &std::path::Path, name: &str) -> String {
+    dir.join(name).to_string_lossy().to_string()
+}
+
+#[test]
+fn arena_stops_cleanly_on_sigint_and_resumes() {
+    use std::io::BufRead;
+    let dir = scratch("sigint");
+    let (records_path, json_path) = (file_in(&dir, "games.pgn"), file_in(&dir, "results.json"));
+    let (records_arg, json_arg) = (records_path.clone(), json_path.clone());
+    let good = format!("good={TABULA}");
+    let slow = format!("slow={FAKE} relay slow 3 {TABULA}");
+    // The fake takes 1.5 s over its 3rd move of each game: games last long enough
+    // to be interrupted in flight.
+    let base = [
+        "--engine",
+        &good,
+        "--engine",
+        &slow,
+        "--games",
+        "8",
+        "--concurrency",
+        "2",
+        "--records",
+        &records_arg,
+        "--max-turns",
+        "8",
+    ];
+    let mut child = Command::new(TABULA)
+        .arg("arena")
+        .args(base)
+        .args(["--json", &json_arg])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the arena starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let (lines, received) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = lines.send(line);
+        }
+    });
+    let mut seen = Vec::new();
+    // Wait for the first finished game, then for the next games to start.
+    while !seen
+        .iter()
+        .any(|l: &String| l.starts_with("Started game 4 of 8"))
+    {
+        let line = received
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the games go on");
+        seen.push(line);
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let started = std::time::Instant::now();
+    let status = child.wait().expect("the arena ends");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "the games in flight stop at once"
+    );
+    let _ = reader.join();
+    seen.extend(received.try_iter());
+    let stdout = seen.join("\n") + "\n";
+    let mut stderr = String::new();
+    if let Some(mut pipe) = child.stderr.take() {
+        let _ = std::io::Read::read_to_string(&mut pipe, &mut stderr);
+    }
+    assert!(!status.success(), "an interrupted run fails: {stdout}");
+    assert!(stderr.contains("interrupted after"), "{stderr}");
+    let played = finished(&stdout).len();
+    assert!((1..8).contains(&played), "{stdout}");
+    assert!(
+        stdout.contains(&format!("Interrupted: {played} of 8 games played")),
+        "{stdout}"
+    );
+    // Only the games in flight (two at a time) were stopped; none started after.
+    let stopped = stdout
+        .lines()
+        .find_map(|l| {
+            l.split_once(" games played, ")?
+                .1
+                .split_once(" stopped")?
+                .0
+                .parse()
+                .ok()
+        })
+        .unwrap_or(0);
+    assert!((1..=2).contains(&stopped), "{stdout}");
+    let last_start = stdout
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("Started game ")?
+                .split_once(" of")?
+                .0
+                .parse()
+                .ok()
+        })
+        .max()
+        .unwrap_or(0);
+    assert_eq!(last_start, played + stopped, "{stdout}");
+    assert!(
+        stdout.contains("Elo difference: "),
+        "the summary is printed: {stdout}"
+    );
+    assert!(!stdout.contains("Finished match"), "{stdout}");
+    let (w, l, d, n) = score(&stdout);
+    assert_eq!((w + l + d, n as usize), (n, played), "{stdout}");
+    let text = std::fs::read_to_string(&records_path).expect("records");
+    assert_eq!(
+        records(&text).len(),
+        played,
+        "every finished game is recorded"
+    );
+    let json = std::fs::read_to_string(&json_path).expect("the JSON results");
+    assert_eq!(json.matches("\"number\": ").count(), played, "{json}");
+    assert!(json.contains("\"interrupted\": true"), "{json}");
+    // The records resume: the missing games are played, none twice.
+    let rest = arena(&[&base[..], &["--resume"]].concat());
+    assert_eq!(finished(&rest).len(), 8 - played, "{rest}");
+    assert_eq!(score(&rest).3, 8);
+    let text = std::fs::read_to_string(&records_path).expect("records");
+    let mut numbers: Vec<usize> = records(&text)
+        .iter()
+        .map(|t| t["Number"].parse().expect("a number"))
+        .collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, (1..=8).collect::<Vec<_>>());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn arena_reports_starts_ratings_engine_logs_and_json() {
+    let dir = scratch("observe");
+    let logs = dir.join("logs");
+    let (logs_arg, json_arg) = (file_in(&dir, "logs"), file_in(&dir, "results.json"));
+    let json_path = json_arg.clone();
+    let good = format!("good={TABULA}");
+    let bad = fake("illegal", 3);
+    let stdout = arena(&[
+        "--engine",
+        &good,
+        "--engine",
+        &bad,
+        "--games",
+        "4",
+        "--rating-interval",
+        "2",
+        "--sprt",
+        "elo0=0,elo1=10,alpha=0.05,beta=0.05",
+        "--engine-log",
+        &logs_arg,
+        "--json",
+        &json_arg,
+    ]);
+    // `Started game N of M (WHITE vs BLACK)` before each game's end.
+    for number in 1..=4 {
+        let start = stdout
+            .find(&format!("Started game {number} of 4 ("))
+            .expect("a start line");
+        let end = stdout
+            .find(&format!("Finished game {number} ("))
+            .expect("an end line");
+        assert!(start < end, "{stdout}");
+    }
+    let elo_lines = stdout
+        .lines()
+        .filter(|l| l.starts_with("Elo difference"))
+        .count();
+    assert_eq!(
+        elo_lines,
+        2 + 1,
+        "after games 2 and 4, and the summary: {stdout}"
+    );
+    assert_eq!(
+        stdout
+            .lines()
+            .filter(|l| l.starts_with("SPRT: llr"))
+            .count(),
+        3,
+        "{stdout}"
+    );
+    // The logs: each engine's exchange, its name on every line.
+    let good_log = std::fs::read_to_string(logs.join("good.log")).expect("good's log");
+    let bad_log = std::fs::read_to_string(logs.join("bad.log")).expect("bad's log");
+    for (log, name) in [(&good_log, "good "), (&bad_log, "bad ")] {
+        assert!(log.lines().all(|l| l.starts_with(name)), "{log}");
+        assert!(
+            log.lines().any(|l| l.ends_with("> protocol_version")),
+            "{log}"
+        );
+        assert!(log.lines().any(|l| l.contains(" < = 2")), "{log}");
+        assert!(log.lines().any(|l| l.contains("> genmove ")), "{log}");
+    }
+    let json = std::fs::read_to_string(&json_path).expect("the JSON results");
+    assert_eq!(
+        json.matches("\"termination\": \"illegal move\"").count(),
+        4,
+        "{json}"
+    );
+    assert!(
+        json.contains("\"played\": 4, \"scheduled\": 4, \"interrupted\": false"),
+        "{json}"
+    );
+    assert!(
+        json.contains("\"a\": \"good\", \"b\": \"bad\", \"wins\": 4"),
+        "{json}"
+    );
+    assert!(json.contains("\"sprt\": "), "{json}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two games of tabula against the plain fake with `fault`: the fake loses both by
+/// `reason` and the run completes; answers the arena's stdout and stderr.
+fn plain_fault_loses_both(fault: &str, extra: &[&str], reason: &str) -> (String, String) {
+    let good = format!("good={TABULA}");
+    let plain = format!("plain={FAKE} plain {fault}");
+    let args = [
+        &["--engine", &good, "--engine", &plain, "--games", "2"][..],
+        extra,
+    ]
+    .concat();
+    let output = run_arena(&args);
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert!(output.status.success(), "{fault}: {stderr}\n{stdout}");
+    let games = finished(&stdout);
+    assert_eq!(games.len(), 2, "{fault}: {stdout}");
+    for (number, _, black, result, why) in &games {
+        let expected = if black == "plain" { "1-0" } else { "0-1" };
+        assert_eq!(result, expected, "{fault}: game {number}: {stdout}");
+        let side = if black == "plain" { "Black " } else { "White " };
+        assert!(
+            why.starts_with(side) && why.contains(reason),
+            "{fault}: game {number}: {why:?} lacks {reason:?}"
+        );
+    }
+    assert_eq!(score(&stdout), (2, 0, 0, 2), "{fault}: {stdout}");
+    assert!(stdout.ends_with("Finished match\n"), "{stdout}");
+    (stdout, stderr)
+}
+
+#[test]
+fn arena_scores_engines_that_break_the_protocol_to_the_opponent() {
+    // Junk before its first answer, or silence: the start fails, a line on stderr
+    // names the engine and what it did, and each game is lost by it.
+    let (_, stderr) = plain_fault_loses_both("--junk", &[], "answers garbage \"Welcome to plain");
+    assert!(
+        stderr.contains("engine plain answers garbage \"Welcome to plain")
+            && stderr.contains("at start: its games are scored to the opponent"),
+        "{stderr}"
+    );
+    let (_, stderr) = plain_fault_loses_both("--mute", &["--timeout", "500"], "stalls");
+    assert!(stderr.contains("engine plain stalls"), "{stderr}");
+    plain_fault_loses_both(
+        "--wrong-id",
+        &[],
+        "answers with an id the command did not have: \"=99",
+    );
+    plain_fault_loses_both("--flood-stdout", &[], "answers garbage \"info depth 0\"");
+}
+
+#[test]
+fn arena_keeps_a_capped_log_of_an_engine_that_floods_stderr() {
+    let dir = scratch("flood-stderr");
+    let logs = file_in(&dir, "logs");
+    let good = format!("good={TABULA}");
+    let plain = format!("plain={FAKE} plain --flood-stderr 24");
+    let stdout = arena(&[
+        "--engine",
+        &good,
+        "--engine",
+        &plain,
+        "--games",
+        "2",
+        "--engine-log",
+        &logs,
+    ]);
+    for (number, _, _, _, reason) in finished(&stdout) {
+        assert!(
+            reason.contains(" wins ") || reason.starts_with("Draw"),
+            "game {number} ends normally: {reason}"
+        );
+    }
+    let log = std::fs::read_to_string(dir.join("logs").join("plain.log")).expect("the log");
+    assert!(
+        log.len() < 12 << 20,
+        "the stderr kept is capped: {} bytes",
+        log.len()
+    );
+    assert!(log.contains("(stderr past 10 MB: the rest is dropped)"));
+    assert!(
+        log.lines().any(|l| l.contains(" > genmove ")),
+        "the exchange is kept"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn arena_plays_an_nboard_engine_to_the_end() {
+    let (dir, log, good, _) = good_and("nboard", |_| String::new());
+    let nboard = format!("cmd={FAKE} nboard --log '{}'", log.display());
+    let records_path = file_in(&dir, "games.pgn");
+    let stdout = arena(&[
+        "--engine",
+        &good,
+        "--engine",
+        "name=nb",
+        &nboard,
+        "proto=nboard",
+        "option.depth=4",
+        "--games",
+        "4",
+        "--random-plies",
+        "3",
+        "--records",
+        &records_path,
+    ]);
+    assert_eq!(finished(&stdout).len(), 4, "{stdout}");
+    let text = std::fs::read_to_string(&records_path).expect("records written");
+    for (tags, movetext) in &records_with_moves(&text) {
+        replay_othello(tags, movetext);
+    }
+    // The NBoard exchange: the handshake, the option, each game as a GGF record from
+    // its opening, then moves and `go`.
+    let lines = logged(&log);
+    assert_eq!(
+        lines.first().map(String::as_str),
+        Some("nboard 2"),
+        "{lines:?}"
+    );
+    assert!(lines.contains(&"set depth 4".to_string()), "{lines:?}");
+    let games: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("set game (;GM[Othello]"))
+        .collect();
+    assert_eq!(games.len(), 4, "one game record a game: {lines:?}");
+    assert!(
+        games
+            .iter()
+            .all(|g| g.contains("BO[8 ") && g.ends_with(";)"))
+    );
+    assert!(lines.iter().any(|l| l.starts_with("move ")) && lines.contains(&"go".to_string()));
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l.starts_with("genmove") && !l.starts_with("play"))
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

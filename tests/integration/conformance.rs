@@ -65,7 +65,7 @@ fn a_well_behaved_engine_passes_and_stars_are_counted_apart() {
     assert_eq!(run.counts(), "9 passed, 0 failed", "{}", run.stdout);
     assert_eq!(
         run.other_counts(),
-        "1 files: 1 expected failures, 1 unexpected passes"
+        "1 file: 1 expected failure, 1 unexpected pass"
     );
     assert_eq!(run.code, Some(0));
     assert!(
@@ -244,7 +244,7 @@ fn tabula_passes_the_sample_othello_suite() {
     assert_eq!(run.counts(), "5 passed, 0 failed", "{}", run.stdout);
     assert_eq!(
         run.other_counts(),
-        "1 files: 1 expected failures, 0 unexpected passes"
+        "1 file: 1 expected failure, 0 unexpected passes"
     );
     assert_eq!(run.code, Some(0));
 }
@@ -259,6 +259,14 @@ fn tabula_passes_the_whole_conformance_suite() {
     );
     assert!(!run.counts().starts_with("0 passed"), "{}", run.stdout);
     assert_eq!(run.code, Some(0), "{}", run.stdout);
+    // Every file applies to tabula, and says so on its own line.
+    assert!(!run.stdout.contains("does not apply"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("conformance/tabula.tst: 5 passed, 0 failed\n"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -289,7 +297,7 @@ fn gnugo_runs_the_go_suite_with_exact_counts() {
     assert_eq!(run.counts(), "5 passed, 1 failed", "{}", run.stdout);
     assert_eq!(
         run.other_counts(),
-        "1 files: 1 expected failures, 0 unexpected passes"
+        "1 file: 1 expected failure, 0 unexpected passes"
     );
     assert_eq!(run.code, Some(1));
     assert!(
@@ -299,4 +307,159 @@ fn gnugo_runs_the_go_suite_with_exact_counts() {
         run.stdout
     );
     assert!(run.stdout.contains("gnugo.tst:34: case 7 expected failure"));
+}
+
+/// GNU Go against the whole suite: the portable core (`framing.tst`) passes, every
+/// game file's `set_game` is refused (Go is none of them) and the extension files
+/// need commands GNU Go does not have, so they do not apply: skipped, not failed.
+#[test]
+fn gnugo_passes_the_portable_core_and_skips_what_does_not_apply() {
+    if !Path::new(GNUGO).exists() {
+        assert!(
+            std::env::var("TABULA_REQUIRE_GNUGO").as_deref() != Ok("1"),
+            "GNU Go is not installed at {GNUGO} and TABULA_REQUIRE_GNUGO=1"
+        );
+        eprintln!("SKIPPED gnugo_passes_the_portable_core: GNU Go is not installed at {GNUGO}");
+        return;
+    }
+    let engine = format!("{GNUGO} --mode gtp");
+    let junit = std::env::temp_dir().join(format!("tabula-gnugo-{}.xml", std::process::id()));
+    let junit_arg = junit.to_string_lossy().to_string();
+    let run = conformance(&["--engine", &engine, "--junit", &junit_arg, "conformance/"]);
+    assert_eq!(run.counts(), "12 passed, 0 failed", "{}", run.stdout);
+    assert_eq!(
+        run.other_counts(),
+        "21 files: 0 expected failures, 0 unexpected passes, 435 skipped (20 files not applying)"
+    );
+    assert_eq!(run.code, Some(0));
+    assert!(
+        run.stdout
+            .contains("conformance/framing.tst: 12 passed, 0 failed\n")
+    );
+    assert!(run.stdout.contains(
+        "conformance/battleship/shots.tst: does not apply (set-up \"set_game battleship\" refused: \"unknown command\"): 48 cases skipped"
+    ));
+    assert!(run.stdout.contains(
+        "conformance/tabula.tst: does not apply (an extension file; the engine does not know list_games): 5 cases skipped"
+    ));
+    assert!(!run.stdout.contains("FAILED"), "{}", run.stdout);
+    let xml = std::fs::read_to_string(&junit).expect("the JUnit file");
+    let _ = std::fs::remove_file(&junit);
+    assert_junit_counts(&xml, 447, 0, 435);
+}
+
+/// A JUnit file's shape: one `<testsuites>` whose counts are the sums of its
+/// `<testsuite>`s', each suite's `tests`, `failures` and `skipped` equal to its
+/// `<testcase>`, `<failure>` and `<skipped>` elements.
+fn assert_junit_counts(xml: &str, tests: usize, failures: usize, skipped: usize) {
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "));
+    assert!(xml.trim_end().ends_with("</testsuites>"));
+    let attribute = |tag: &str, name: &str| -> usize {
+        let start = tag.find(&format!(" {name}=\"")).expect("the attribute") + name.len() + 3;
+        tag[start..]
+            .split('"')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("a count")
+    };
+    let top = xml.lines().nth(1).expect("<testsuites>");
+    assert_eq!(
+        (
+            attribute(top, "tests"),
+            attribute(top, "failures"),
+            attribute(top, "skipped")
+        ),
+        (tests, failures, skipped),
+        "{top}"
+    );
+    let suites: Vec<&str> = xml.split("<testsuite ").skip(1).collect();
+    let mut sums = (0, 0, 0);
+    for suite in &suites {
+        let body = suite.split("</testsuite>").next().expect("a closed suite");
+        let head = body.lines().next().expect("the suite's tag");
+        let counted = (
+            body.matches("<testcase ").count(),
+            body.matches("<failure ").count(),
+            body.matches("<skipped ").count(),
+        );
+        assert_eq!(
+            (
+                attribute(head, "tests"),
+                attribute(head, "failures"),
+                attribute(head, "skipped")
+            ),
+            counted,
+            "{head}"
+        );
+        sums = (sums.0 + counted.0, sums.1 + counted.1, sums.2 + counted.2);
+    }
+    assert_eq!(sums, (tests, failures, skipped));
+}
+
+#[test]
+fn a_refused_game_set_up_skips_the_file_and_junit_counts_every_case() {
+    // The fake knows no set_game: the file does not apply, once, its cases skipped;
+    // the other file runs, and the JUnit file holds every case of both.
+    let dir = std::env::temp_dir().join(format!("tabula-skip-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let other = dir.join("other.tst");
+    std::fs::write(&other, "set_game battleship\n1 echo a\n#? [a]\n2 echo b\n").expect("written");
+    let own = dir.join("own.tst");
+    std::fs::write(&own, "1 echo a\n#? [a]\n2 echo b\n#? [c]\n").expect("written");
+    let ext = dir.join("ext.tst");
+    std::fs::write(&ext, "# extension: frobnicate\n1 echo a\n").expect("written");
+    let junit = dir.join("junit.xml");
+    let paths = [&other, &own, &ext].map(|p| p.to_string_lossy().to_string());
+    let junit_arg = junit.to_string_lossy().to_string();
+    let run = conformance(&[
+        "--engine",
+        &fake(""),
+        "--junit",
+        &junit_arg,
+        &paths[0],
+        &paths[1],
+        &paths[2],
+    ]);
+    assert_eq!(run.counts(), "1 passed, 1 failed", "{}", run.stdout);
+    assert_eq!(
+        run.other_counts(),
+        "3 files: 0 expected failures, 0 unexpected passes, 3 skipped (2 files not applying)"
+    );
+    assert_eq!(
+        run.stdout.matches("does not apply").count(),
+        2,
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains(
+        "other.tst: does not apply (set-up \"set_game battleship\" refused: \"unknown command\"): 2 cases skipped"
+    ), "{}", run.stdout);
+    assert!(run.stdout.contains("ext.tst: does not apply (an extension file; the engine does not know frobnicate): 1 case skipped"));
+    assert!(
+        run.stdout.contains("own.tst: 1 passed, 1 failed\n"),
+        "{}",
+        run.stdout
+    );
+    let xml = std::fs::read_to_string(&junit).expect("the JUnit file");
+    assert_junit_counts(&xml, 5, 1, 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn verbose_echoes_the_protocol_stream() {
+    let run = conformance(&[
+        "--engine",
+        &fake(""),
+        "--verbose",
+        &fixture("fake/basic.tst"),
+    ]);
+    assert!(
+        run.stdout.contains("> 1 protocol_version\n< =1 2\n"),
+        "{}",
+        run.stdout
+    );
+    let quiet = conformance(&["--engine", &fake(""), &fixture("fake/basic.tst")]);
+    assert!(!quiet.stdout.contains("> "), "{}", quiet.stdout);
+    assert_eq!(run.counts(), quiet.counts());
 }
