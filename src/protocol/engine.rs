@@ -27,13 +27,13 @@ use super::response::Response;
 use super::session::Session;
 
 /// One raw input line.
-enum RawLine {
+pub(super) enum RawLine {
     Bytes(Vec<u8>),
     TooLong,
 }
 
 /// Reads up to and without the next LF. `None` at the end of input.
-fn read_line(reader: &mut impl BufRead, max: usize) -> io::Result<Option<RawLine>> {
+pub(super) fn read_line(reader: &mut impl BufRead, max: usize) -> io::Result<Option<RawLine>> {
     let mut line = Vec::new();
     let mut too_long = false;
     let mut read_any = false;
@@ -82,12 +82,13 @@ enum Event {
     End,
 }
 
-/// Shared between the reader and the main loop: how many thinking commands are
-/// queued or running, and the flag that stops the running one.
+/// Shared between a reader thread and its main loop (GTP and NBoard modes): how
+/// many thinking commands are queued or running, and the flag that stops the
+/// running one.
 #[derive(Default)]
-struct Interrupt {
+pub(super) struct Interrupt {
     thinking: Mutex<u32>,
-    stop: AtomicBool,
+    pub(super) stop: AtomicBool,
 }
 
 /// True for GoGui's interrupt line: a comment whose text is `interrupt` (any case,
@@ -104,6 +105,26 @@ impl Interrupt {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
+
+    /// The reader read a line: an interrupt stops a thinking command (if any is
+    /// queued or running); a thinking command is counted.
+    pub(super) fn read(&self, interrupts: bool, thinks: bool) {
+        let mut thinking = self.lock();
+        if interrupts && *thinking > 0 {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        if thinks {
+            *thinking += 1;
+        }
+    }
+
+    /// A thinking command answered: an interrupt stops the command that was
+    /// thinking, not the next.
+    pub(super) fn finished(&self) {
+        let mut thinking = self.lock();
+        *thinking = thinking.saturating_sub(1);
+        self.stop.store(false, Ordering::Relaxed);
+    }
 }
 
 fn reader_loop(mut input: impl BufRead, events: mpsc::Sender<Event>, interrupt: Arc<Interrupt>) {
@@ -117,17 +138,13 @@ fn reader_loop(mut input: impl BufRead, events: mpsc::Sender<Event>, interrupt: 
             Ok(Some(RawLine::TooLong)) => Event::Command(None, Err(ParseError::TooLong)),
             Ok(Some(RawLine::Bytes(bytes))) => match preprocess(&bytes) {
                 Line::Empty => {
-                    if is_interrupt(&bytes) && *interrupt.lock() > 0 {
-                        interrupt.stop.store(true, Ordering::Relaxed);
-                    }
+                    interrupt.read(is_interrupt(&bytes), false);
                     continue;
                 }
                 Line::InvalidUtf8 => Event::Command(None, Err(ParseError::InvalidUtf8)),
                 Line::Text(text) => {
                     let (id, command) = parse_line(&text);
-                    if command.as_ref().is_ok_and(Command::thinks) {
-                        *interrupt.lock() += 1;
-                    }
+                    interrupt.read(false, command.as_ref().is_ok_and(Command::thinks));
                     Event::Command(id, command)
                 }
             },
@@ -163,10 +180,7 @@ where
                 }))
                 .unwrap_or_else(|_| Err("internal error".into()));
                 if command.thinks() {
-                    // An interrupt stops the command that was thinking, not the next.
-                    let mut thinking = interrupt.lock();
-                    *thinking = thinking.saturating_sub(1);
-                    interrupt.stop.store(false, Ordering::Relaxed);
+                    interrupt.finished();
                 }
                 let quit = command == Command::Quit;
                 (

@@ -17,12 +17,14 @@
 //! memory kept from move to move.
 
 use std::io::{self, BufRead, Write};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::engine::{Interrupt, RawLine, read_line};
+use super::parse::MAX_LINE;
 use super::session::{Options, othello_settings};
 use crate::ai::othello::{Memory, Score};
 use crate::ai::{self, Limits};
@@ -307,35 +309,17 @@ impl Nboard {
     }
 }
 
-/// Shared by the reader and the loop: how many thinking commands are queued or
-/// running, and the flag that stops the running one.
-#[derive(Default)]
-struct Interrupt {
-    thinking: Mutex<u32>,
-    stop: AtomicBool,
-}
-
 fn reader_loop(mut input: impl BufRead, lines: mpsc::Sender<String>, interrupt: Arc<Interrupt>) {
-    let mut bytes = Vec::new();
     loop {
-        bytes.clear();
-        match input.read_until(b'\n', &mut bytes) {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {}
-        }
-        let line = String::from_utf8_lossy(&bytes).trim().to_string();
-        {
-            let mut thinking = interrupt
-                .thinking
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            if interrupts(&line) && *thinking > 0 {
-                interrupt.stop.store(true, Ordering::Relaxed);
+        let line = match read_line(&mut input, MAX_LINE) {
+            Ok(Some(RawLine::Bytes(bytes))) => String::from_utf8_lossy(&bytes).trim().to_string(),
+            Ok(Some(RawLine::TooLong)) => {
+                log::warn!("nboard: a line longer than {MAX_LINE} bytes, ignored");
+                continue;
             }
-            if thinks(&line) {
-                *thinking += 1;
-            }
-        }
+            Ok(None) | Err(_) => return,
+        };
+        interrupt.read(interrupts(&line), thinks(&line));
         if lines.send(line).is_err() {
             return;
         }
@@ -359,12 +343,7 @@ where
     for line in lines {
         let flow = session.handle(&line, &interrupt.stop, &mut output);
         if thinks(&line) {
-            let mut thinking = interrupt
-                .thinking
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            *thinking = thinking.saturating_sub(1);
-            interrupt.stop.store(false, Ordering::Relaxed);
+            interrupt.finished();
         }
         match flow {
             Ok(Flow::Quit) => break,

@@ -194,3 +194,31 @@ fn bad_input_is_logged_and_changes_nothing() {
         assert!(stderr.contains(said), "{said:?} logged in {stderr}");
     }
 }
+
+/// A line longer than the protocol's limit is read to its end without being kept,
+/// logged, and ignored; the engine goes on.
+#[test]
+fn an_overlong_line_is_ignored_and_the_engine_goes_on() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["--protocol", "nboard", "--set", "hash=1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tabula starts");
+    let mut stdin = child.stdin.take().expect("piped");
+    let mut script = b"nboard 2\nping 1\n".to_vec();
+    script.extend(std::iter::repeat_n(b'x', 200_000));
+    script.extend_from_slice(b"\nping 2\n");
+    stdin.write_all(&script).expect("written");
+    drop(stdin);
+    let output = child.wait_with_output().expect("tabula ends");
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8");
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        ["set myname tabula", "pong 1", "pong 2"]
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("longer than"), "{stderr}");
+}
