@@ -18,9 +18,13 @@ pub struct Limits<'a> {
     /// Raised by the search itself to call off work in progress (a parallel
     /// search's threads, when another thread's result made theirs moot).
     pub cancel: Option<&'a AtomicBool>,
+    /// A node budget: the search stops once it has counted about this many nodes
+    /// (looked at with the clock, so it may run a check interval over). Tests use
+    /// it to stop a search at a point that does not depend on the machine.
+    pub nodes: Option<u64>,
 }
 
-impl Limits<'_> {
+impl<'a> Limits<'a> {
     /// Counts one unit of work on `countdown`; every `every` units it looks at the
     /// limits (the clock is too slow to read at every node). True when it looked and
     /// they had expired.
@@ -43,6 +47,29 @@ impl Limits<'_> {
             deadline: None,
             stop: None,
             cancel: None,
+            nodes: None,
+        }
+    }
+
+    /// [`Limits::due`] for a search that has counted `nodes` nodes: also true once
+    /// they reach the node budget.
+    #[inline(always)]
+    pub fn due_after(&self, countdown: &mut u32, every: u32, nodes: u64) -> bool {
+        *countdown -= 1;
+        if *countdown == 0 {
+            *countdown = every;
+            self.nodes.is_some_and(|budget| nodes >= budget) || self.expired()
+        } else {
+            false
+        }
+    }
+
+    /// The same limits for a search that starts after `spent` nodes of the budget.
+    #[must_use]
+    pub fn after_spending(&self, spent: u64) -> Limits<'a> {
+        Limits {
+            nodes: self.nodes.map(|budget| budget.saturating_sub(spent)),
+            ..*self
         }
     }
 

@@ -218,6 +218,7 @@ fn play_game(
             deadline: (movetime > 0).then(|| started + Duration::from_millis(movetime)),
             stop: None,
             cancel: None,
+            nodes: None,
         };
         let Some(outcome) = search(&position, search_color, settings, &limits, rng) else {
             break;

@@ -195,6 +195,7 @@ impl Nboard {
             deadline,
             stop: Some(stop),
             cancel: None,
+            nodes: None,
         }
     }
 

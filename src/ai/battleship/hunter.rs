@@ -435,6 +435,7 @@ mod tests {
             deadline: None,
             stop: Some(&stop),
             cancel: None,
+            nodes: None,
         };
         let mut view = View::new();
         for cell in Cell::all().skip(60) {

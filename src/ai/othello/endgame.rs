@@ -317,7 +317,10 @@ impl<'a> Solver<'a> {
     /// Counts an interior node; true once the search must stop.
     #[inline(always)]
     fn tick(&mut self) -> bool {
-        if self.limits.due(&mut self.countdown, CHECK_EVERY) {
+        if self
+            .limits
+            .due_after(&mut self.countdown, CHECK_EVERY, self.nodes)
+        {
             self.aborted = true;
         }
         self.aborted

@@ -114,6 +114,17 @@ impl std::fmt::Display for Score {
     }
 }
 
+/// The outcome of one pass over the root moves.
+struct Pass {
+    /// The best score (fail-soft: a bound when it lies outside the window).
+    score: i32,
+    /// The move now first is not the incumbent (the best move before the pass) and
+    /// is proven better than it: it scored above the window, or inside it after
+    /// the incumbent's own search finished (a pass that failed low moves an
+    /// upper bound first, which proves nothing).
+    beats: bool,
+}
+
 /// One move of the root list with the score of its last search.
 #[derive(Clone, Copy, Debug)]
 pub struct RootMove {
@@ -297,7 +308,10 @@ impl<'a> Searcher<'a> {
 
     #[inline]
     fn tick(&mut self) -> bool {
-        if self.limits.due(&mut self.countdown, CHECK_EVERY) {
+        if self
+            .limits
+            .due_after(&mut self.countdown, CHECK_EVERY, self.nodes)
+        {
             self.aborted = true;
         }
         self.aborted
@@ -307,7 +321,7 @@ impl<'a> Searcher<'a> {
     fn exact(&mut self, board: &Board, alpha: i32, beta: i32) -> i32 {
         let low = alpha.div_euclid(DISC).clamp(-65, 64);
         let high = (beta + DISC - 1).div_euclid(DISC).clamp(-64, 65);
-        let mut solver = Solver::new(&self.end_tt, self.limits);
+        let mut solver = Solver::new(&self.end_tt, self.limits.after_spending(self.nodes));
         let score = solver.solve(board, low, high.max(low + 1));
         self.nodes += solver.nodes;
         if solver.aborted {
@@ -408,13 +422,23 @@ impl<'a> Searcher<'a> {
         count
     }
 
-    /// One iteration at the root: every move searched to `depth` with window
-    /// (`alpha`, `beta`); the list is re-sorted best first. Returns the best score
-    /// and the index of the move that proved best before any interrupt.
-    fn root(&mut self, moves: &mut [RootMove], depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    /// One pass at the root: every move searched to `depth` with window (`alpha`,
+    /// `beta`); the list is re-sorted best first. Returns the best score and whether
+    /// the move now first is proven better than `incumbent`, the best move so far
+    /// (see [`Pass`]).
+    fn root(
+        &mut self,
+        moves: &mut [RootMove],
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        incumbent: u32,
+    ) -> Pass {
         if self.threads > 1 && depth >= PARALLEL_DEPTH && moves.len() > 1 {
-            return self.split_root(moves, depth, alpha, beta);
+            return self.split_root(moves, depth, alpha, beta, incumbent);
         }
+        let window_alpha = alpha;
+        let mut incumbent_searched = false;
         let mut best = -INFINITY;
         let mut best_index = 0;
         for (i, root_move) in moves.iter_mut().enumerate() {
@@ -430,6 +454,7 @@ impl<'a> Searcher<'a> {
             if self.aborted {
                 break;
             }
+            incumbent_searched |= root_move.square == incumbent;
             root_move.score = score;
             if score > best {
                 best = score;
@@ -449,21 +474,39 @@ impl<'a> Searcher<'a> {
         let chosen = moves[best_index];
         moves.copy_within(0..best_index, 1);
         moves[0] = chosen;
-        best
+        Pass {
+            score: best,
+            beats: chosen.square != incumbent
+                && best > window_alpha
+                && (incumbent_searched || best >= beta),
+        }
     }
 
     /// [`Searcher::root`] on `threads` threads: the first move by [`Self::split_pvs`],
     /// then the others shared out (see the module notes). The same contract: the
     /// best score, the list re-sorted best first, and after an interrupt only moves
     /// whose search finished count.
-    fn split_root(&mut self, moves: &mut [RootMove], depth: u32, alpha: i32, beta: i32) -> i32 {
+    fn split_root(
+        &mut self,
+        moves: &mut [RootMove],
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        incumbent: u32,
+    ) -> Pass {
         let first = -self.split_pvs(&moves[0].next, depth - 1, -beta, -alpha);
         if self.aborted {
-            return -INFINITY;
+            return Pass {
+                score: -INFINITY,
+                beats: false,
+            };
         }
         moves[0].score = first;
         if first >= beta {
-            return first;
+            return Pass {
+                score: first,
+                beats: moves[0].square != incumbent,
+            };
         }
         let children: Vec<Board> = moves.iter().map(|m| m.next).collect();
         let mut searched = self.search_rest(&children, depth - 1, alpha.max(first), beta);
@@ -495,9 +538,18 @@ impl<'a> Searcher<'a> {
             };
         }
         let chosen = moves[best.index];
+        let first_square = moves[0].square;
         moves.copy_within(0..best.index, 1);
         moves[0] = chosen;
-        best.score
+        // Only a move that beat the first one's window moves ahead of it, so a
+        // change of the first move is a proof when the first was the incumbent.
+        Pass {
+            score: best.score,
+            beats: chosen.square != incumbent
+                && proven(&best)
+                && best.score > alpha
+                && (first_square == incumbent || best.score >= beta),
+        }
     }
 
     /// A node on the principal line of a parallel search (window wider than null):
@@ -791,15 +843,28 @@ impl<'a> Searcher<'a> {
                 Some(score) if depth >= 4 => (score - WINDOW, score + WINDOW),
                 _ => (-INFINITY, INFINITY),
             };
-            let previous_best = moves[0].square;
+            // The best move so far, and the score that proved a new one better
+            // in this iteration (a pass that failed high on it).
+            let mut incumbent = moves[0].square;
+            let mut proven: Option<i32> = None;
             loop {
-                let score = self.root(moves, depth, alpha, beta);
+                let Pass { score, beats } = self.root(moves, depth, alpha, beta, incumbent);
                 if self.aborted {
-                    // A move that beat the previous best in this iteration stands.
-                    if moves[0].square != previous_best && result.is_some() {
-                        result = Some((moves[0].square, moves[0].score, depth - 1));
+                    // Only a move proven better than the best so far replaces it: a
+                    // pass that failed low sorts its moves by upper bounds, which
+                    // prove nothing.
+                    if result.is_some() {
+                        if beats {
+                            result = Some((moves[0].square, moves[0].score, depth - 1));
+                        } else if let Some(score) = proven {
+                            result = Some((incumbent, score, depth - 1));
+                        }
                     }
                     return result;
+                }
+                if score >= beta && beats {
+                    incumbent = moves[0].square;
+                    proven = Some(score);
                 }
                 if score <= alpha && alpha > -INFINITY {
                     alpha = (alpha - 4 * WINDOW).max(-INFINITY);
@@ -874,4 +939,63 @@ pub fn root_moves(board: &Board) -> Vec<RootMove> {
     }
     list.sort_by_key(|m| -m.score);
     list
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::othello::signature;
+
+    /// A searcher whose tables keep almost nothing, so that what it finds at a depth
+    /// is the same whatever it searched before.
+    fn bare(limits: Limits<'_>) -> Searcher<'_> {
+        Searcher::with_tables(limits, Table::with_buckets(1), Table::with_buckets(1))
+    }
+
+    /// The full-window score of the move to `square` searched to `depth` plies.
+    fn score_of(board: &Board, square: u32, depth: u32) -> i32 {
+        let next = board.after(square, flips(board.player, board.opponent, square));
+        -bare(Limits::depth(depth)).pvs(&next, depth - 1, -INFINITY, INFINITY)
+    }
+
+    #[test]
+    fn a_stopped_iteration_changes_the_move_only_for_one_proven_better() {
+        // Node budgets stop iterations at many points, in first passes, in passes
+        // that failed low or high and in their re-searches. The answer must be the
+        // last finished iteration's move, or one at least as good at the depth
+        // that was stopped.
+        let mut changed = 0;
+        for position in signature::positions(8) {
+            let board = position.board();
+            for budget in (1..=30).map(|k| 1500 * k) {
+                let limits = Limits {
+                    nodes: Some(budget),
+                    ..Limits::depth(40)
+                };
+                let mut searcher = bare(limits);
+                let mut moves = root_moves(&board);
+                let Some((square, _, depth)) = searcher.iterate(&mut moves, 1..=40) else {
+                    continue;
+                };
+                assert!(searcher.aborted, "the budget stops the search");
+                let mut finished = root_moves(&board);
+                let (kept, _, _) = bare(Limits::depth(depth))
+                    .iterate(&mut finished, 1..=depth)
+                    .expect("an unlimited search finishes");
+                if square != kept {
+                    changed += 1;
+                    let (new, old) = (
+                        score_of(&board, square, depth + 1),
+                        score_of(&board, kept, depth + 1),
+                    );
+                    assert!(
+                        new >= old,
+                        "{position:?} budget {budget}: {square} ({new}) replaced {kept} ({old}) at depth {}",
+                        depth + 1
+                    );
+                }
+            }
+        }
+        assert!(changed > 0, "some stopped iteration found a better move");
+    }
 }

@@ -539,6 +539,7 @@ impl Session {
             deadline,
             stop: Some(stop),
             cancel: None,
+            nodes: None,
         }
     }
 
