@@ -146,6 +146,12 @@ pub enum Command {
     HeatGfx(Color),
     /// `tabula-mix_gfx COLOR`: the search's mixed strategy for COLOR (What the Shell).
     MixGfx(Color),
+    /// `tabula-analyze [COLOR] [INTERVAL]`: a live analysis streamed every INTERVAL
+    /// centiseconds until the next command (in the shape of `lz-analyze`).
+    LiveAnalyze {
+        color: Option<Color>,
+        interval: Option<u32>,
+    },
     /// `play_sequence MOVES`: an Othello transcript (`f5d6c3…`) played in order.
     PlaySequence(String),
     /// `loadggf FILE`: an Othello game read from a GGF file.
@@ -236,6 +242,7 @@ impl Command {
             Command::ScoresGfx => "tabula-scores_gfx",
             Command::HeatGfx(_) => "tabula-heat_gfx",
             Command::MixGfx(_) => "tabula-mix_gfx",
+            Command::LiveAnalyze { .. } => "tabula-analyze",
             Command::PlaySequence(_) => "play_sequence",
             Command::LoadGgf(_) => "loadggf",
             Command::SaveGgf => "saveggf",
@@ -291,7 +298,15 @@ impl Command {
                 | Command::ScoresGfx
                 | Command::HeatGfx(_)
                 | Command::MixGfx(_)
+                | Command::LiveAnalyze { .. }
         )
+    }
+
+    /// True for commands whose answer is a stream of lines that runs until the
+    /// next command arrives (`tabula-analyze`).
+    #[must_use]
+    pub fn streams(&self) -> bool {
+        matches!(self, Command::LiveAnalyze { .. })
     }
 }
 
@@ -325,6 +340,15 @@ impl fmt::Display for Command {
             | Command::HeatGfx(color)
             | Command::MixGfx(color) => write!(f, " {}", color.name()),
             Command::IsLegal(color, mv) => write!(f, " {} {mv}", color.name()),
+            Command::LiveAnalyze { color, interval } => {
+                if let Some(color) = color {
+                    write!(f, " {}", color.name())?;
+                }
+                if let Some(interval) = interval {
+                    write!(f, " {interval}")?;
+                }
+                Ok(())
+            }
             Command::ShowBoard(Some(color)) => write!(f, " {}", color.name()),
             Command::ShowBoard(None) => Ok(()),
             Command::TimeSettings {

@@ -16,7 +16,7 @@
 
 use std::io::{self, BufRead, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -24,7 +24,7 @@ use std::thread;
 use super::command::Command;
 use super::parse::{Line, MAX_LINE, ParseError, parse_line, preprocess};
 use super::response::Response;
-use super::session::Session;
+use super::session::{Out, Session};
 
 /// One raw input line.
 pub(super) enum RawLine {
@@ -89,6 +89,10 @@ enum Event {
 pub(super) struct Interrupt {
     thinking: Mutex<u32>,
     pub(super) stop: AtomicBool,
+    /// Streaming commands read so far, and how many of them a later line (or the
+    /// end of input) has followed: the K-th streams until `followed` reaches K.
+    streams: AtomicU64,
+    followed: AtomicU64,
 }
 
 /// True for GoGui's interrupt line: a comment whose text is `interrupt` (any case,
@@ -118,6 +122,23 @@ impl Interrupt {
         }
     }
 
+    /// A command line, an interrupt or the end of input was read: every streaming
+    /// command read before it ends.
+    fn follow(&self) {
+        self.followed
+            .store(self.streams.load(Ordering::SeqCst), Ordering::SeqCst);
+    }
+
+    /// A streaming command was read (after [`Interrupt::follow`] for its line).
+    fn streamed(&self) {
+        self.streams.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// True once the `number`-th streaming command (from 1) must end.
+    fn stream_over(&self, number: u64) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.followed.load(Ordering::SeqCst) >= number
+    }
+
     /// A thinking command answered: an interrupt stops the command that was
     /// thinking, not the next.
     pub(super) fn finished(&self) {
@@ -132,18 +153,26 @@ fn reader_loop(mut input: impl BufRead, events: mpsc::Sender<Event>, interrupt: 
         let event = match read_line(&mut input, MAX_LINE) {
             Ok(None) | Err(_) => {
                 // A `quit` after everything read: the queue is answered in full.
+                interrupt.follow();
                 let _ = events.send(Event::End);
                 return;
             }
             Ok(Some(RawLine::TooLong)) => Event::Command(None, Err(ParseError::TooLong)),
             Ok(Some(RawLine::Bytes(bytes))) => match preprocess(&bytes) {
                 Line::Empty => {
+                    if is_interrupt(&bytes) {
+                        interrupt.follow();
+                    }
                     interrupt.read(is_interrupt(&bytes), false);
                     continue;
                 }
                 Line::InvalidUtf8 => Event::Command(None, Err(ParseError::InvalidUtf8)),
                 Line::Text(text) => {
                     let (id, command) = parse_line(&text);
+                    interrupt.follow();
+                    if command.as_ref().is_ok_and(Command::streams) {
+                        interrupt.streamed();
+                    }
                     interrupt.read(false, command.as_ref().is_ok_and(Command::thinks));
                     Event::Command(id, command)
                 }
@@ -153,6 +182,57 @@ fn reader_loop(mut input: impl BufRead, events: mpsc::Sender<Event>, interrupt: 
             return;
         }
     }
+}
+
+/// Answers a streaming command: `=` (with the id) on a line of its own, one line
+/// per update, and the empty line that ends every answer once `over`; a refusal is
+/// an ordinary `?` answer.
+fn stream(
+    output: &mut impl Write,
+    session: &mut Session,
+    id: Option<u64>,
+    command: &Command,
+    over: &dyn Fn() -> bool,
+) -> io::Result<()> {
+    let mut failed: Option<io::Error> = None;
+    let mut write = |out: Out<'_>| {
+        let text = match out {
+            Out::Begin => match id {
+                Some(id) => format!("={id}\n"),
+                None => "=\n".to_string(),
+            },
+            Out::Line(line) => format!("{line}\n"),
+        };
+        match output
+            .write_all(text.as_bytes())
+            .and_then(|()| output.flush())
+        {
+            Ok(()) => true,
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        }
+    };
+    let answer = catch_unwind(AssertUnwindSafe(|| {
+        session.stream(command, over, &mut write)
+    }))
+    .unwrap_or_else(|_| Err("internal error".into()));
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    match answer {
+        Ok(()) => writeln!(output)?,
+        Err(refusal) => write!(
+            output,
+            "{}",
+            Response {
+                id,
+                outcome: Err(refusal),
+            }
+        )?,
+    }
+    output.flush()
 }
 
 /// Runs the engine on `input` and `output` until `quit` or the end of input.
@@ -168,10 +248,25 @@ where
     thread::Builder::new()
         .name("input".into())
         .spawn(move || reader_loop(input, sender, reader_interrupt))?;
+    let mut streams = 0;
     for event in events {
         let Event::Command(id, parsed) = event else {
             break;
         };
+        if let Ok(command) = &parsed
+            && command.streams()
+        {
+            streams += 1;
+            let open = stream(&mut output, &mut session, id, command, &|| {
+                interrupt.stream_over(streams)
+            });
+            interrupt.finished();
+            match open {
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
+                Err(e) => return Err(e),
+                Ok(()) => continue,
+            }
+        }
         let (response, quit) = match parsed {
             Err(error) => (Response::failure(id, error.to_string()), false),
             Ok(command) => {

@@ -336,6 +336,16 @@ pub const COMMANDS: &[Spec] = &[
         args: |i| one_color(i, Command::MixGfx),
     },
     Spec {
+        name: "tabula-analyze",
+        usage: "tabula-analyze [COLOR] [INTERVAL]",
+        args: |i| {
+            map((opt(arg(color)), opt(arg(number))), |(color, interval)| {
+                Command::LiveAnalyze { color, interval }
+            })
+            .parse(i)
+        },
+    },
+    Spec {
         name: "play_sequence",
         usage: "play_sequence MOVES",
         args: |i| map(arg(text), Command::PlaySequence).parse(i),
@@ -830,6 +840,7 @@ mod tests {
             "tabula-scores_gfx",
             "tabula-heat_gfx black",
             "tabula-mix_gfx white",
+            "tabula-analyze black 50",
             "play_sequence f5d6c3",
             "loadggf game.ggf",
             "saveggf",

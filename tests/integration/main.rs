@@ -9,6 +9,7 @@ mod common;
 mod conformance;
 mod framing;
 mod gogui;
+mod live;
 mod nboard;
 mod othello;
 mod othello_ai;

@@ -15,6 +15,7 @@
 //! the N best moves. Each always answers a legal move when one exists, also when the
 //! limits cut it short.
 
+pub mod analysis;
 pub mod endgame;
 pub mod eval;
 pub mod pattern;

@@ -9,6 +9,7 @@
 mod battleship;
 mod clock;
 mod gogui;
+mod live;
 mod options;
 mod othello;
 mod records;
@@ -19,6 +20,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 pub use clock::Clock;
+pub use live::Out;
 pub use options::Options;
 /// Othello's search settings from the options (NBoard mode shares them).
 pub use othello::settings as othello_settings;
@@ -225,6 +227,23 @@ impl Session {
         answer
     }
 
+    /// Runs a command whose answer streams ([`Command::streams`]): a refusal before
+    /// anything is written, or [`Out::Begin`] and then updates through `out` (which
+    /// answers false once the output is closed) until `over` answers true.
+    pub fn stream(
+        &mut self,
+        command: &Command,
+        over: &dyn Fn() -> bool,
+        out: &mut dyn FnMut(Out<'_>) -> bool,
+    ) -> Result<(), Refusal> {
+        match command {
+            Command::LiveAnalyze { color, interval } => {
+                live::stream(self, *color, *interval, over, out)
+            }
+            _ => Err(format!("{} does not stream", command.name())),
+        }
+    }
+
     fn dispatch(&mut self, command: &Command, stop: &AtomicBool) -> Answer {
         match command {
             Command::ProtocolVersion => Ok("2".into()),
@@ -238,6 +257,18 @@ impl Session {
             Command::GoguiAnalyzeCommands => Ok(gogui::analyze_commands(self.game.kind())),
             Command::ScoresGfx => gogui::scores_gfx(self, stop),
             Command::HeatGfx(color) => gogui::heat_gfx(self, *color, stop),
+            Command::LiveAnalyze { .. } => {
+                // Outside the engine loop (scripts, the conformance runner) the
+                // analysis answers its first update.
+                let mut first = String::new();
+                self.stream(command, &|| true, &mut |out| {
+                    if let Out::Line(text) = out {
+                        first = text.to_string();
+                    }
+                    true
+                })?;
+                Ok(first)
+            }
             Command::MixGfx(color) => gogui::mix_gfx(self, *color, stop),
             Command::PlaySequence(text) => records::play_sequence(self, text),
             Command::LoadGgf(path) => records::load(self, path),

@@ -175,15 +175,25 @@ pub fn genmove(
         }
         return Ok(mv.to_string());
     }
-    let result = ai::othello::search_in(position, think.limits, &settings, tables(memory, think))
+    let memory = tables(memory, think);
+    let result = ai::othello::search_in(position, think.limits, &settings, memory)
         .ok_or("the game is over")?;
-    log::info!(
-        "othello search: {} score {} depth {} nodes {}",
-        result.best,
-        result.score,
-        result.depth,
-        result.nodes
-    );
+    if log::log_enabled!(log::Level::Info) {
+        let line = ai::othello::analysis::expected_line(
+            memory,
+            position,
+            result.best,
+            result.depth.max(1) as usize,
+        );
+        log::info!(
+            "othello search: {} score {} depth {} nodes {} pv {}",
+            result.best,
+            result.score,
+            result.depth,
+            result.nodes,
+            joined(line, " ")
+        );
+    }
     if commit {
         position
             .play(color, result.best)
