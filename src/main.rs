@@ -55,6 +55,8 @@ enum Tool {
     Conformance(conformance_cli::ConformanceArgs),
     /// The tournament manager: matches between engines, refereed move by move.
     Arena(tabula::arena::ArenaArgs),
+    /// Runs a match on a Slurm cluster: its shards as one job array, then the merge.
+    Cluster(tabula::arena::cluster::ClusterArgs),
     /// Makes the Othello pattern weights: self-play data, then a least-squares fit.
     Train(train::TrainArgs),
 }
@@ -122,8 +124,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Some(Tool::Bench(args)) => bench::run(&args, kind).map(|()| ExitCode::SUCCESS),
         Some(Tool::Conformance(args)) => conformance_cli::run(args),
-        Some(Tool::Arena(args)) => tabula::arena::run(&args, kind).map(|()| ExitCode::SUCCESS),
+        Some(Tool::Arena(args)) => match &args.action {
+            Some(tabula::arena::Action::Merge(merge)) => tabula::arena::merge::run(merge),
+            None => tabula::arena::run(&args, kind),
+        }
+        .map(|()| ExitCode::SUCCESS),
         Some(Tool::Train(args)) => train::run(&args).map(|()| ExitCode::SUCCESS),
+        Some(Tool::Cluster(args)) => {
+            tabula::arena::cluster::run(&args).map(|()| ExitCode::SUCCESS)
+        }
     }
 }
 

@@ -27,7 +27,9 @@
 //! `set_option seed S` before the game (black S, white S + 1, so two copies of one
 //! engine do not mirror each other).
 
+pub mod cluster;
 pub mod engine;
+pub mod merge;
 pub mod nboard;
 pub mod openings;
 pub mod record;
@@ -59,6 +61,7 @@ use stats::{Sprt, Tally, Verdict};
 
 /// The arena's command line. Flag names are cutechess-cli's, with two dashes.
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct ArenaArgs {
     /// An engine: `name=N cmd=C [arg=A]… [dir=D] [proto=gtp|nboard] [option.X=V]…
     /// [tc=…] [st=S]`, or the short form NAME=COMMAND [ARGS…] (quotes group words).
@@ -138,6 +141,57 @@ pub struct ArenaArgs {
     /// Write the results, per game and the summary, to FILE as JSON.
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
+    /// Play only shard K of N: the colour-swapped pairs of games whose index (from
+    /// 0) leaves K − 1 over by N. N shards play exactly the games of one run (their
+    /// openings, colours and seeds follow from the game numbers and `--seed`);
+    /// `tabula arena merge` sums their records.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    shard: Option<Shard>,
+    #[command(subcommand)]
+    pub action: Option<Action>,
+}
+
+/// What `tabula arena` does besides playing a match.
+#[derive(clap::Subcommand, Debug)]
+pub enum Action {
+    /// Sum the records of a match's shards (any order) and print the summary one
+    /// run would print
+    Merge(merge::MergeArgs),
+}
+
+/// One of N parts of a match (see `--shard`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which part, from 1.
+    pub k: usize,
+    /// How many parts.
+    pub n: usize,
+}
+
+impl Shard {
+    /// Reads `K/N` (1 ≤ K ≤ N).
+    pub fn parse(text: &str) -> std::result::Result<Shard, String> {
+        let (k, n) = text
+            .split_once('/')
+            .ok_or_else(|| format!("{text:?}: K/N, as 2/8"))?;
+        let number = |word: &str| {
+            word.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("{text:?}: K/N, as 2/8"))
+        };
+        let (k, n) = (number(k)?, number(n)?);
+        if n == 0 || k == 0 || k > n {
+            return Err(format!("{text:?}: K from 1 to N"));
+        }
+        Ok(Shard { k, n })
+    }
+
+    /// True when game `number` (from 1) is this shard's: games pair up (1 and 2, 3
+    /// and 4, …, a pair's colours swapped), and pairs are dealt out in turn.
+    #[must_use]
+    pub fn holds(&self, number: usize) -> bool {
+        (number.saturating_sub(1) / 2) % self.n == self.k - 1
+    }
 }
 
 impl ArenaArgs {
@@ -492,6 +546,9 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     if sprt.is_some() && specs.len() != 2 {
         bail!("--sprt needs exactly two engines");
     }
+    if sprt.is_some() && args.shard.is_some() {
+        bail!("--sprt with --shard: a shard plays all its games; `tabula arena merge --sprt` decides");
+    }
     let rules = Rules {
         time: [TimeControl::None; 2],
         margin: Duration::from_millis(args.timemargin),
@@ -518,7 +575,13 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         None => None,
     };
 
-    let fixtures = schedule::fixtures(specs.len(), args.games.max(1), tournament);
+    let schedule = schedule::fixtures(specs.len(), args.games.max(1), tournament);
+    // The match's size, which the report's lines name (a shard plays a part of it).
+    let scheduled = schedule.len();
+    let fixtures: Vec<Fixture> = schedule
+        .into_iter()
+        .filter(|fixture| args.shard.is_none_or(|shard| shard.holds(fixture.number)))
+        .collect();
     let total = fixtures.len();
     let mut tallies: Tallies = HashMap::new();
     let mut done = 0;
@@ -679,7 +742,7 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
                 progress.clear();
                 let _ = writeln!(
                     stdout,
-                    "Started game {} of {total} ({} vs {})",
+                    "Started game {} of {scheduled} ({} vs {})",
                     fixture.number, specs[fixture.white].name, specs[fixture.black].name
                 );
                 let _ = stdout.flush();
@@ -766,32 +829,11 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     }
     progress.clear();
 
-    let mut pairs: Vec<_> = tallies.into_iter().collect();
-    pairs.sort_by_key(|(pair, _)| *pair);
-    for ((a, b), tally) in &pairs {
-        let line = tally.score_line(&specs[*a].name, &specs[*b].name);
-        if last_score.take().as_ref() != Some(&line) {
-            let _ = writeln!(stdout, "{line}");
-        }
-        let p = tally.penta;
-        let _ = writeln!(
-            stdout,
-            "Ptnml(0-2): [{}, {}, {}, {}, {}]",
-            p[0], p[1], p[2], p[3], p[4]
-        );
-        let _ = writeln!(stdout, "{}", tally.elo_line());
-        if let Some(sprt) = &sprt {
-            let _ = writeln!(stdout, "{}", sprt.line(&tally.penta));
-        }
-    }
-    if specs.len() > 2 {
-        let names: Vec<String> = specs.iter().map(|spec| spec.name.clone()).collect();
-        let table = stats::standings(&names, &pairs);
-        let _ = writeln!(stdout, "{}", stats::standings_table(&table));
-    }
+    let names: Vec<String> = specs.iter().map(|spec| spec.name.clone()).collect();
+    let pairs = summary(&mut stdout, &names, tallies, sprt.as_ref(), last_score);
     let interrupted = engine::aborted();
     if let Some(path) = &args.json {
-        let summary = json_summary(&pairs, &specs, sprt.as_ref(), done, total, interrupted);
+        let summary = json_summary(&pairs, &names, sprt.as_ref(), done, total, interrupted);
         let text = format!(
             "{{\"games\": [{}], \"summary\": {summary}}}\n",
             games_json.join(", ")
@@ -829,6 +871,41 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
     let _ = writeln!(stdout, "Finished match");
     let _ = stdout.flush();
     Ok(())
+}
+
+/// Writes the closing summary: per pair of engines its score line (unless it is
+/// `last_score`, just printed), pentanomial counts, Elo and SPRT lines; standings
+/// for more than two engines. Returns the pairs' tallies, in order.
+fn summary(
+    out: &mut impl Write,
+    names: &[String],
+    tallies: Tallies,
+    sprt: Option<&Sprt>,
+    mut last_score: Option<String>,
+) -> Vec<((usize, usize), Tally)> {
+    let mut pairs: Vec<_> = tallies.into_iter().collect();
+    pairs.sort_by_key(|(pair, _)| *pair);
+    for ((a, b), tally) in &pairs {
+        let line = tally.score_line(&names[*a], &names[*b]);
+        if last_score.take().as_ref() != Some(&line) {
+            let _ = writeln!(out, "{line}");
+        }
+        let p = tally.penta;
+        let _ = writeln!(
+            out,
+            "Ptnml(0-2): [{}, {}, {}, {}, {}]",
+            p[0], p[1], p[2], p[3], p[4]
+        );
+        let _ = writeln!(out, "{}", tally.elo_line());
+        if let Some(sprt) = sprt {
+            let _ = writeln!(out, "{}", sprt.line(&tally.penta));
+        }
+    }
+    if names.len() > 2 {
+        let table = stats::standings(names, &pairs);
+        let _ = writeln!(out, "{}", stats::standings_table(&table));
+    }
+    pairs
 }
 
 /// What a worker tells the main thread.
@@ -878,7 +955,7 @@ fn engine_launch(participant: &Participant, log_dir: Option<&str>) -> Result<eng
 /// pentanomial, Elo, error bar, LOS and (with an SPRT) its LLR and verdict.
 fn json_summary(
     pairs: &[((usize, usize), Tally)],
-    specs: &[engine::EngineSpec],
+    names: &[String],
     sprt: Option<&Sprt>,
     done: usize,
     total: usize,
@@ -906,8 +983,8 @@ fn json_summary(
             });
             format!(
                 "{{\"a\": {}, \"b\": {}, \"wins\": {}, \"losses\": {}, \"draws\": {}, \"penta\": {:?}, \"elo\": {}, \"error\": {}, \"los\": {}{sprt}}}",
-                json_string(&specs[*a].name),
-                json_string(&specs[*b].name),
+                json_string(&names[*a]),
+                json_string(&names[*b]),
                 tally.wins,
                 tally.losses,
                 tally.draws,
