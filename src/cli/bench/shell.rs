@@ -19,6 +19,11 @@ use tabula::games::Color;
 use tabula::games::shell::{Cell, Position};
 use tabula::rng::Rng;
 
+use crate::values::named;
+
+/// The names of the search's selections, as `Selection::from_name` reads them.
+const SELECTIONS: [&str; 2] = ["rm", "uct"];
+
 #[derive(Args, Clone, Debug)]
 pub struct ShellArgs {
     /// Games against each baseline (shell).
@@ -30,9 +35,9 @@ pub struct ShellArgs {
     /// Iteration cap per move of the search player (shell; 0: no cap).
     #[arg(long, default_value_t = 0)]
     iterations: u64,
-    /// Selection of the search player: rm or uct (shell).
-    #[arg(long, default_value = "rm")]
-    selection: String,
+    /// Selection of the search player: rm (regret matching) or uct (shell).
+    #[arg(long, default_value = "rm", value_parser = named(SELECTIONS, Selection::from_name))]
+    selection: Selection,
     /// Root-parallel trees of the search player: the bench's `--threads`.
     #[arg(skip)]
     pub threads: u32,
@@ -74,14 +79,11 @@ impl Opponent {
 }
 
 fn settings(args: &ShellArgs) -> Result<Settings> {
-    let Some(selection) = Selection::from_name(&args.selection) else {
-        bail!("unknown selection {:?} (rm or uct)", args.selection);
-    };
     if args.movetime == 0 && args.iterations == 0 {
         bail!("give --movetime or --iterations a positive value");
     }
     Ok(Settings {
-        selection,
+        selection: args.selection,
         iterations: args.iterations,
         threads: args.threads.max(1),
         ..Settings::default()
@@ -246,7 +248,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
         args.games,
         args.movetime,
         args.iterations,
-        args.selection,
+        args.selection.name(),
         args.threads,
         args.playouts,
         args.endgame_empty,
