@@ -46,7 +46,7 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result, anyhow, bail};
 
-use crate::games::{Color, GameKind};
+use crate::games::{Color, GameKind, Outcome};
 use crate::rng::Rng;
 use engine::Engine;
 use openings::Openings;
@@ -388,7 +388,7 @@ impl Progress {
 /// The tallies of every pair of engines `(i, j)`, `i < j`, from `i`'s side.
 type Tallies = HashMap<(usize, usize), Tally>;
 
-fn tally_game(tallies: &mut Tallies, fixture: Fixture, outcome: referee::Outcome) {
+fn tally_game(tallies: &mut Tallies, fixture: Fixture, outcome: Outcome) {
     let (a, a_color) = if fixture.black < fixture.white {
         (fixture.black, Color::Black)
     } else {
@@ -675,7 +675,7 @@ pub fn run(args: &Plan) -> Result<()> {
             stdout,
             "Finished game {} ({white} vs {black}): {} {{{}}}",
             fixture.number,
-            result.outcome.code(),
+            record::result_code(result.outcome),
             result.reason
         );
         let line = tally.score_line(&specs[pair.0].name, &specs[pair.1].name);

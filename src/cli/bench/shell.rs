@@ -15,8 +15,8 @@ use tabula::ai::Limits;
 use tabula::ai::shell::candidates::{Tactics, candidates};
 use tabula::ai::shell::solver::{self, Solver};
 use tabula::ai::shell::{Selection, Settings, greedy, playout, search};
-use tabula::games::Color;
 use tabula::games::shell::{Cell, Position};
+use tabula::games::{Color, Outcome};
 use tabula::rng::Rng;
 
 use crate::values::named;
@@ -208,7 +208,7 @@ fn play_game(
     search_color: Color,
     rng: &mut Rng,
     iterations: &mut (u64, f64),
-) -> f64 {
+) -> Outcome {
     let mut position = Position::new();
     for _ in 0..playout::MAX_TURNS {
         if position.status().is_over() {
@@ -237,7 +237,8 @@ fn play_game(
             break;
         }
     }
-    playout::value(position.status())
+    // A game cut short (no pick, or the turn cap) counts as drawn.
+    position.status().outcome().unwrap_or(Outcome::Draw)
 }
 
 pub fn run(args: &ShellArgs) -> Result<()> {
@@ -272,7 +273,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
             } else {
                 Color::White
             };
-            let value = play_game(
+            let outcome = play_game(
                 &settings,
                 args.movetime,
                 opponent,
@@ -280,13 +281,10 @@ pub fn run(args: &ShellArgs) -> Result<()> {
                 &mut rng,
                 &mut iterations,
             );
-            let mine = if color == Color::Black { value } else { -value };
-            if mine > 0.0 {
-                wins += 1;
-            } else if mine < 0.0 {
-                losses += 1;
-            } else {
-                draws += 1;
+            match outcome.winner() {
+                Some(winner) if winner == color => wins += 1,
+                Some(_) => losses += 1,
+                None => draws += 1,
             }
         }
         let games = f64::from(args.games.max(1));
