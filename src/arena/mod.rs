@@ -57,8 +57,8 @@ use settings::{Participant, Proto};
 use stats::{Sprt, Tally, Verdict};
 
 /// What an arena run plays: the engines, the schedule, the time, the openings and
-/// the outputs, as the command line gives them (`tabula arena`'s flags, whose help
-/// tells each one).
+/// the outputs, checked and read into their types before anything runs (`tabula
+/// arena`'s flags, whose help tells each one).
 #[derive(Clone, Debug)]
 pub struct Plan {
     /// The game every match plays.
@@ -72,23 +72,19 @@ pub struct Plan {
     pub games: usize,
     /// Games played at the same time.
     pub concurrency: usize,
-    /// Milliseconds per move, or …
-    pub movetime: Option<u64>,
-    /// … a clock per side (`time+inc`, `moves/time+inc`, `time` or `inf`).
-    pub tc: Option<String>,
+    /// The match's own time control, beneath `each` and each engine's settings.
+    pub time: TimeControl,
     /// Grace in milliseconds over the clock or move time before a time forfeit.
     pub timemargin: u64,
     /// Milliseconds any answer may take when no clock applies.
     pub timeout: u64,
-    /// Random legal plies (Shell: turns) from the start, when no openings file.
-    pub random_plies: u32,
-    /// `file=FILE [order=sequential|random]` or FILE.
-    pub openings: Vec<String>,
+    pub openings: Openings,
+    /// The seed of every game's own seed.
     pub seed: u64,
     /// Adjudicate after this many turns.
     pub max_turns: Option<u32>,
-    /// `elo0=A,elo1=B,alpha=X,beta=Y[,model=…]`.
-    pub sprt: Option<String>,
+    /// Stop when this test decides (two engines).
+    pub sprt: Option<Sprt>,
     /// The PGN records file.
     pub records: Option<String>,
     /// Continue from the records file.
@@ -99,47 +95,6 @@ pub struct Plan {
     pub engine_log: Option<String>,
     /// The JSON results file.
     pub json: Option<String>,
-}
-
-/// The match's own time control, beneath `--each` and each engine's settings.
-fn time_control(args: &Plan) -> Result<TimeControl> {
-    if let Some(ms) = args.movetime {
-        if ms == 0 {
-            bail!("--movetime must be positive");
-        }
-        return Ok(TimeControl::MoveTime { ms });
-    }
-    match &args.tc {
-        Some(tc) => settings::parse_tc(tc).map_err(|e| anyhow!("--{e}")),
-        None => Ok(TimeControl::None),
-    }
-}
-
-/// Reads `--openings`.
-fn openings(args: &Plan, kind: GameKind) -> Result<Openings> {
-    if args.openings.is_empty() {
-        return Ok(Openings::Random {
-            kind,
-            plies: args.random_plies,
-            seed: args.seed,
-        });
-    }
-    let mut file = None;
-    let mut order = openings::Order::Sequential;
-    for word in &args.openings {
-        match word.split_once('=') {
-            Some(("file", path)) => file = Some(path.to_string()),
-            Some(("order", "random")) => order = openings::Order::Random,
-            Some(("order", "sequential")) => order = openings::Order::Sequential,
-            Some((key, _)) if ["order", "format", "policy", "plies", "start"].contains(&key) => {
-                bail!("--openings {word}: not supported (file=FILE, order=sequential|random)")
-            }
-            _ if file.is_none() => file = Some(word.clone()),
-            _ => bail!("--openings {word}: expected file=FILE [order=sequential|random]"),
-        }
-    }
-    let file = file.ok_or_else(|| anyhow!("--openings: file=FILE is missing"))?;
-    Openings::from_file(kind, &file, order, args.seed)
 }
 
 /// PGN's `TimeControl` value for `time`.
@@ -410,7 +365,7 @@ fn write_record(file: &mut std::fs::File, text: &str) -> Result<()> {
 /// Runs the arena as `args` plans it.
 pub fn run(args: &Plan) -> Result<()> {
     let kind = args.kind;
-    let time = time_control(args)?;
+    let time = args.time;
     let participants = args
         .engines
         .iter()
@@ -431,7 +386,7 @@ pub fn run(args: &Plan) -> Result<()> {
             bail!("two engines are named {:?}", spec.name);
         }
     }
-    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let sprt = args.sprt;
     if sprt.is_some() && specs.len() != 2 {
         bail!("--sprt needs exactly two engines");
     }
@@ -441,7 +396,7 @@ pub fn run(args: &Plan) -> Result<()> {
         stall: Duration::from_millis(args.timeout.max(1)),
         max_turns: args.max_turns,
     };
-    let openings = openings(args, kind)?;
+    let openings = args.openings.clone();
 
     // The records file must take writes before any engine starts: each run begins
     // with an empty line there (PGN ignores it), so a file that cannot be written

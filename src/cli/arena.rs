@@ -1,11 +1,15 @@
 //! `tabula arena`: the tournament manager's command line; the arena itself is
 //! [`tabula::arena`].
 
-use anyhow::Result;
+use anyhow::{Result, anyhow, bail};
 use clap::Args;
 
 use crate::values::named;
-use tabula::arena::{self, Plan, schedule::Tournament};
+use tabula::arena::openings::{self, Openings};
+use tabula::arena::referee::TimeControl;
+use tabula::arena::schedule::Tournament;
+use tabula::arena::stats::Sprt;
+use tabula::arena::{self, Plan};
 use tabula::games::GameKind;
 
 /// The arena's command line. Flag names are cutechess-cli's, with two dashes.
@@ -107,32 +111,77 @@ impl ArenaArgs {
 }
 
 /// Runs the arena; `game` is `tabula --game`, which the arena's own `--game` overrides.
+/// The flags are read into the arena's [`Plan`] first: a bad time control, SPRT or
+/// openings file stops the run before any engine starts.
 pub fn run(args: ArenaArgs, game: GameKind) -> Result<()> {
+    let kind = args.game.unwrap_or(game);
+    let time = time_control(&args)?;
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let openings = openings(&args, kind)?;
     let engines = if args.engine_groups.is_empty() {
         args.engines.into_iter().map(|word| vec![word]).collect()
     } else {
         args.engine_groups
     };
     arena::run(&Plan {
-        kind: args.game.unwrap_or(game),
+        kind,
         engines,
         each: args.each,
         tournament: args.tournament,
         games: args.games,
         concurrency: args.concurrency,
-        movetime: args.movetime,
-        tc: args.tc,
+        time,
         timemargin: args.timemargin,
         timeout: args.timeout,
-        random_plies: args.random_plies,
-        openings: args.openings,
+        openings,
         seed: args.seed,
         max_turns: args.max_turns,
-        sprt: args.sprt,
+        sprt,
         records: args.records,
         resume: args.resume,
         rating_interval: args.rating_interval,
         engine_log: args.engine_log,
         json: args.json,
     })
+}
+
+/// The match's own time control, beneath `--each` and each engine's settings.
+fn time_control(args: &ArenaArgs) -> Result<TimeControl> {
+    if let Some(ms) = args.movetime {
+        if ms == 0 {
+            bail!("--movetime must be positive");
+        }
+        return Ok(TimeControl::MoveTime { ms });
+    }
+    match &args.tc {
+        Some(tc) => arena::settings::parse_tc(tc).map_err(|e| anyhow!("--{e}")),
+        None => Ok(TimeControl::None),
+    }
+}
+
+/// Reads `--openings`.
+fn openings(args: &ArenaArgs, kind: GameKind) -> Result<Openings> {
+    if args.openings.is_empty() {
+        return Ok(Openings::Random {
+            kind,
+            plies: args.random_plies,
+            seed: args.seed,
+        });
+    }
+    let mut file = None;
+    let mut order = openings::Order::Sequential;
+    for word in &args.openings {
+        match word.split_once('=') {
+            Some(("file", path)) => file = Some(path.to_string()),
+            Some(("order", "random")) => order = openings::Order::Random,
+            Some(("order", "sequential")) => order = openings::Order::Sequential,
+            Some((key, _)) if ["order", "format", "policy", "plies", "start"].contains(&key) => {
+                bail!("--openings {word}: not supported (file=FILE, order=sequential|random)")
+            }
+            _ if file.is_none() => file = Some(word.clone()),
+            _ => bail!("--openings {word}: expected file=FILE [order=sequential|random]"),
+        }
+    }
+    let file = file.ok_or_else(|| anyhow!("--openings: file=FILE is missing"))?;
+    Openings::from_file(kind, &file, order, args.seed)
 }
