@@ -37,8 +37,9 @@ struct Cli {
     #[arg(long, default_value = "othello", ignore_case = true,
           value_parser = named(GameKind::ALL.map(GameKind::name), GameKind::from_name))]
     game: GameKind,
-    /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG overrides it.
-    #[arg(long, default_value = "warn", global = true)]
+    /// Log level on stderr; RUST_LOG overrides it.
+    #[arg(long, default_value = "warn", global = true, ignore_case = true,
+          value_parser = named(LOG_LEVELS, |name| name.parse::<log::LevelFilter>().ok()))]
     log_level: log::LevelFilter,
     /// The engine's player: default (its own search), random, greedy or simple
     /// (baselines); the same as `set_option player NAME` at the start.
@@ -55,6 +56,9 @@ struct Cli {
     #[command(subcommand)]
     tool: Option<Tool>,
 }
+
+/// The log levels, as `log::LevelFilter` reads them.
+const LOG_LEVELS: [&str; 6] = ["off", "error", "warn", "info", "debug", "trace"];
 
 /// The protocols the engine speaks on stdin and stdout.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

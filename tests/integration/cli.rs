@@ -37,6 +37,7 @@ fn refused_before_the_run(args: &[&str], value: &str, flag: &str, values: &str) 
 }
 
 const GAMES: &str = "othello, battleship, shell";
+const LEVELS: &str = "off, error, warn, info, debug, trace";
 
 #[test]
 fn a_misspelt_name_fails_with_the_list_of_values() {
@@ -52,6 +53,12 @@ fn a_misspelt_name_fails_with_the_list_of_values() {
         "nbord",
         "--protocol",
         "gtp, nboard",
+    );
+    refused_before_the_run(
+        &["bench", "--log-level", "verbose"],
+        "verbose",
+        "--log-level",
+        LEVELS,
     );
     let arena = ["arena", "--engine", "a=true", "--engine", "b=true"];
     refused_before_the_run(
@@ -113,7 +120,7 @@ fn help_lists_the_values_of_every_named_flag() {
         text(&output.stdout)
     };
     let top = help(&["--help"]);
-    for values in [GAMES, "default, random, greedy, simple"] {
+    for values in [GAMES, "default, random, greedy, simple", LEVELS] {
         assert!(
             top.contains(&format!("[possible values: {values}]")),
             "{top}"
