@@ -5,6 +5,7 @@ mod arena;
 mod battleship;
 mod battleship_props;
 mod budget;
+mod cli;
 mod common;
 mod conformance;
 mod framing;
