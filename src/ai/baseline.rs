@@ -1,18 +1,17 @@
 //! Baseline players: fixed, simple anchors to measure stronger players against.
 //!
-//! - [`Player::Random`]: a uniformly random legal move (Othello), empty cell (Shell)
+//! - [`Baseline::Random`]: a uniformly random legal move (Othello), empty cell (Shell)
 //!   or open cell (Battleship);
-//! - [`Player::Greedy`]: the most discs flipped (Othello, ties at random), the simple
-//!   one-turn player [`crate::ai::shell::greedy::pick`] (Shell), the hunter
-//!   [`crate::ai::battleship::hunt`] (Battleship);
-//! - [`Player::Simple`]: Othello's first search player, a fixed-depth alpha-beta
+//! - [`Baseline::Greedy`]: the most discs flipped (Othello, ties at random), the simple
+//!   one-turn player [`crate::ai::shell::greedy::pick`] (Shell), the parity hunter
+//!   [`crate::ai::battleship::parity_hunt`] (Battleship);
+//! - [`Baseline::Simple`]: Othello's first search player, a fixed-depth alpha-beta
 //!   ([`SIMPLE_DEPTH`] plies) over mobility, corners and X-squares, exact in the last
 //!   [`SIMPLE_EXACT`] empties; the greedy player in the other games.
 //!
 //! Fleets are uniformly random for every player ([`crate::ai::battleship::random_fleet`]).
-//! Each function answers `None` for [`Player::Default`] (the session's own player then
-//! thinks) and when no move exists. Every choice draws only from the given [`Rng`], so
-//! a baseline is reproducible from the `seed` option.
+//! Each function answers `None` only when no move exists. Every choice draws only from
+//! the given [`Rng`], so a baseline is reproducible from the `seed` option.
 
 use std::fmt;
 
@@ -24,12 +23,19 @@ use crate::games::othello::{Board, Move, Position as OthelloPosition, Square};
 use crate::games::shell::{Cell as ShellCell, Position as ShellPosition};
 use crate::rng::Rng;
 
-/// Which player answers `genmove`: the engine's own, or a baseline.
+/// Which player answers `genmove`: the engine's own search, or a named baseline.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Player {
-    /// The engine's own search.
+    /// The engine's own search (the option's `default`).
     #[default]
-    Default,
+    Search,
+    /// A fixed, simple player.
+    Baseline(Baseline),
+}
+
+/// The baseline players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Baseline {
     /// Uniformly random legal moves.
     Random,
     /// One-move greed.
@@ -38,23 +44,34 @@ pub enum Player {
     Simple,
 }
 
-impl Player {
-    /// Every player, in the order the option lists them.
-    pub const ALL: [Player; 4] = [
-        Player::Default,
-        Player::Random,
-        Player::Greedy,
-        Player::Simple,
-    ];
-
-    /// The option's word for this player.
+impl Baseline {
+    /// The option's word for this baseline.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
-            Player::Default => "default",
-            Player::Random => "random",
-            Player::Greedy => "greedy",
-            Player::Simple => "simple",
+            Baseline::Random => "random",
+            Baseline::Greedy => "greedy",
+            Baseline::Simple => "simple",
+        }
+    }
+}
+
+impl Player {
+    /// Every player, in the order the option lists them.
+    pub const ALL: [Player; 4] = [
+        Player::Search,
+        Player::Baseline(Baseline::Random),
+        Player::Baseline(Baseline::Greedy),
+        Player::Baseline(Baseline::Simple),
+    ];
+
+    /// The option's word for this player: `default` for the search, else the
+    /// baseline's name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Player::Search => "default",
+            Player::Baseline(baseline) => baseline.name(),
         }
     }
 
@@ -73,20 +90,19 @@ impl fmt::Display for Player {
     }
 }
 
-/// The baseline's Othello move for the side to move; `None` for the default player
-/// or a finished game.
-pub fn othello(position: &OthelloPosition, player: Player, rng: &mut Rng) -> Option<Move> {
+/// The baseline's Othello move for the side to move (a pass when it must pass);
+/// `None` for a finished game.
+pub fn othello(position: &OthelloPosition, baseline: Baseline, rng: &mut Rng) -> Option<Move> {
     let moves = position.legal_moves();
-    match player {
-        Player::Default => None,
-        Player::Random => rng.choose(&moves).copied(),
-        Player::Greedy => {
+    match baseline {
+        Baseline::Random => rng.choose(&moves).copied(),
+        Baseline::Greedy => {
             let flips = |mv: &Move| position.check(*mv).map_or(0, u64::count_ones);
             let most = moves.iter().map(flips).max()?;
             let best: Vec<Move> = moves.into_iter().filter(|mv| flips(mv) == most).collect();
             rng.choose(&best).copied()
         }
-        Player::Simple => simple(&position.board()),
+        Baseline::Simple => simple(&position.board()).or_else(|| moves.first().copied()),
     }
 }
 
@@ -169,37 +185,35 @@ fn simple(board: &Board) -> Option<Move> {
     best
 }
 
-/// The baseline's secret Shell pick for `color`; `None` for the default player, a
-/// finished game or a full board.
+/// The baseline's secret Shell pick for `color`; `None` for a finished game or a full
+/// board.
 pub fn shell(
     position: &ShellPosition,
     color: Color,
-    player: Player,
+    baseline: Baseline,
     rng: &mut Rng,
 ) -> Option<ShellCell> {
     if position.status().is_over() {
         return None;
     }
-    match player {
-        Player::Default => None,
-        Player::Random => {
+    match baseline {
+        Baseline::Random => {
             let empty: Vec<ShellCell> = position.empty_cells().iter().collect();
             rng.choose(&empty).copied()
         }
-        Player::Greedy | Player::Simple => crate::ai::shell::greedy::pick(position, color, rng),
+        Baseline::Greedy | Baseline::Simple => crate::ai::shell::greedy::pick(position, color, rng),
     }
 }
 
-/// The baseline's Battleship shot at the sea seen in `view`; `None` for the default
-/// player or when no cell is open.
-pub fn battleship(view: &View, player: Player, rng: &mut Rng) -> Option<SeaCell> {
-    match player {
-        Player::Default => None,
-        Player::Random => {
+/// The baseline's Battleship shot at the sea seen in `view`; `None` when no cell is
+/// open.
+pub fn battleship(view: &View, baseline: Baseline, rng: &mut Rng) -> Option<SeaCell> {
+    match baseline {
+        Baseline::Random => {
             let open: Vec<SeaCell> = view.open_cells().collect();
             rng.choose(&open).copied()
         }
-        Player::Greedy | Player::Simple => crate::ai::battleship::parity_hunt(view, rng),
+        Baseline::Greedy | Baseline::Simple => crate::ai::battleship::parity_hunt(view, rng),
     }
 }
 
@@ -212,7 +226,11 @@ mod tests {
         for player in Player::ALL {
             assert_eq!(Player::from_name(player.name()), Some(player));
         }
-        assert_eq!(Player::from_name("GREEDY"), Some(Player::Greedy));
+        assert_eq!(
+            Player::from_name("GREEDY"),
+            Some(Player::Baseline(Baseline::Greedy))
+        );
+        assert_eq!(Player::from_name("default"), Some(Player::Search));
         assert_eq!(Player::from_name("best"), None);
     }
 
@@ -224,13 +242,12 @@ mod tests {
         assert!(position.play(Color::Black, d3).is_ok());
         let mut rng = Rng::new(1);
         for _ in 0..20 {
-            let mv = othello(&position, Player::Greedy, &mut rng);
+            let mv = othello(&position, Baseline::Greedy, &mut rng);
             let flips = mv
                 .and_then(|mv| position.check(mv).ok())
                 .map(u64::count_ones);
             assert_eq!(flips, Some(1));
         }
-        assert_eq!(othello(&position, Player::Default, &mut rng), None);
     }
 
     /// The exact score for the side to move, by the engine's solver (itself checked
@@ -241,6 +258,14 @@ mod tests {
             .solve(board, -64, 64)
     }
 
+    /// Plays a uniformly random legal move for the side to move.
+    fn play_random(position: &mut OthelloPosition, rng: &mut Rng) {
+        let moves = position.legal_moves();
+        let side = position.side_to_move();
+        let mv = *rng.choose(&moves).unwrap_or(&Move::Pass);
+        assert!(position.play(side, mv).is_ok());
+    }
+
     #[test]
     fn simple_othello_plays_perfectly_in_the_last_empties() {
         let mut rng = Rng::new(3);
@@ -248,16 +273,13 @@ mod tests {
         while checked < 20 {
             let mut position = OthelloPosition::start();
             while position.board().empty().count_ones() > 7 && !position.is_over() {
-                let moves = position.legal_moves();
-                let side = position.side_to_move();
-                let mv = *rng.choose(&moves).unwrap_or(&Move::Pass);
-                assert!(position.play(side, mv).is_ok());
+                play_random(&mut position, &mut rng);
             }
             let board = position.board();
             if position.is_over() || board.moves() == 0 {
                 continue;
             }
-            let Some(Move::Place(square)) = othello(&position, Player::Simple, &mut rng) else {
+            let Some(Move::Place(square)) = othello(&position, Baseline::Simple, &mut rng) else {
                 panic!("a move for {}", position.to_notation());
             };
             let next = board.after(
@@ -266,6 +288,26 @@ mod tests {
             );
             assert_eq!(-exact(&next), exact(&board), "{square} is a best move");
             checked += 1;
+        }
+    }
+
+    #[test]
+    fn every_othello_baseline_passes_when_it_must() {
+        let mut rng = Rng::new(11);
+        let mut found = 0;
+        while found < 3 {
+            let mut position = OthelloPosition::start();
+            while !position.is_over() {
+                if position.legal_moves() == [Move::Pass] {
+                    for baseline in [Baseline::Random, Baseline::Greedy, Baseline::Simple] {
+                        let mv = othello(&position, baseline, &mut rng);
+                        assert_eq!(mv, Some(Move::Pass), "{}", position.to_notation());
+                    }
+                    found += 1;
+                }
+                play_random(&mut position, &mut rng);
+            }
+            assert_eq!(othello(&position, Baseline::Random, &mut rng), None);
         }
     }
 
@@ -284,7 +326,7 @@ mod tests {
              -------- X",
         )
         .expect("valid");
-        let mv = othello(&position, Player::Simple, &mut Rng::new(1));
+        let mv = othello(&position, Baseline::Simple, &mut Rng::new(1));
         assert_eq!(mv.map(|m| m.to_string()), Some("a1".to_string()));
     }
 
@@ -293,14 +335,14 @@ mod tests {
         let mut rng = Rng::new(5);
         let position = OthelloPosition::start();
         for _ in 0..20 {
-            let mv = othello(&position, Player::Random, &mut rng);
+            let mv = othello(&position, Baseline::Random, &mut rng);
             assert!(mv.is_some_and(|mv| position.check(mv).is_ok()));
         }
         let shell_position = ShellPosition::new();
-        let cell = shell(&shell_position, Color::Black, Player::Random, &mut rng);
+        let cell = shell(&shell_position, Color::Black, Baseline::Random, &mut rng);
         assert!(cell.is_some_and(|c| shell_position.is_empty(c)));
         let view = View::new();
-        let shot = battleship(&view, Player::Random, &mut rng);
+        let shot = battleship(&view, Baseline::Random, &mut rng);
         assert!(shot.is_some_and(|c| view.is_open(c)));
     }
 }

@@ -8,49 +8,25 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context, Result, bail};
-use clap::{Args, Subcommand};
 
-/// `tabula cluster`'s command line.
-#[derive(Args, Debug)]
-pub struct ClusterArgs {
-    #[command(subcommand)]
-    pub job: Job,
-}
-
-/// What runs on the cluster.
-#[derive(Subcommand, Debug)]
-pub enum Job {
-    /// A match in N shards as one Slurm job array, then the merge of their records
-    Arena(ArenaJob),
-}
-
-/// `tabula cluster arena`'s command line.
-#[derive(Args, Debug)]
+/// A match to run on the cluster (`tabula cluster arena`).
+#[derive(Clone, Debug)]
 pub struct ArenaJob {
     /// Shards (array tasks).
-    #[arg(long, default_value_t = 2)]
-    shards: usize,
+    pub shards: usize,
     /// The folder for the batch scripts, the shards' records and output, and the
-    /// summary (made if missing; it must be visible from the compute nodes).
-    #[arg(long, value_name = "DIR")]
-    dir: String,
+    /// summary (made if missing; the compute nodes must see it).
+    pub dir: String,
     /// Wait for the merge and print the summary.
-    #[arg(long)]
-    wait: bool,
-    /// Only write the batch scripts, submit nothing.
-    #[arg(long)]
-    dry_run: bool,
-    /// An option for both jobs' `#SBATCH` lines (`--partition=main`, `--time=2:00:00`,
-    /// `--cpus-per-task=2`); repeat it for more.
-    #[arg(long = "sbatch", value_name = "OPTION", allow_hyphen_values = true)]
-    sbatch: Vec<String>,
-    /// The SPRT to judge the merged match by (see `tabula arena --sprt`).
-    #[arg(long)]
-    sprt: Option<String>,
-    /// The `tabula arena` arguments of the match, after `--` (without `--shard` and
-    /// `--records`, which each task gets).
-    #[arg(last = true, required = true, value_name = "ARENA ARGS")]
-    arena: Vec<String>,
+    pub wait: bool,
+    /// Only write the batch scripts.
+    pub dry_run: bool,
+    /// Options for both jobs' `#SBATCH` lines (`--time=2:00:00`).
+    pub sbatch: Vec<String>,
+    /// The SPRT the merge judges the match by.
+    pub sprt: Option<String>,
+    /// The `tabula arena` arguments of the match.
+    pub arena: Vec<String>,
 }
 
 /// Quotes `word` for a POSIX shell.
@@ -121,9 +97,8 @@ fn sbatch(args: &[&str]) -> Result<String> {
     Ok(text.trim().split(';').next().unwrap_or("").to_string())
 }
 
-/// Runs `tabula cluster`.
-pub fn run(args: &ClusterArgs) -> Result<()> {
-    let Job::Arena(job) = &args.job;
+/// Writes the batch scripts of `job` and (unless a dry run) submits them.
+pub fn run(job: &ArenaJob) -> Result<()> {
     if job.shards == 0 {
         bail!("--shards: at least 1");
     }
@@ -165,7 +140,10 @@ pub fn run(args: &ClusterArgs) -> Result<()> {
             .with_context(|| format!("reading {}", summary.display()))?;
         print!("{text}");
     } else {
-        println!("The summary will be in {}", dir.join("summary.txt").display());
+        println!(
+            "The summary will be in {}",
+            dir.join("summary.txt").display()
+        );
     }
     Ok(())
 }

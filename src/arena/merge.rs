@@ -6,26 +6,11 @@ use std::collections::HashMap;
 use std::io::Write;
 
 use anyhow::{Result, bail};
-use clap::Args;
 
 use super::record::{self, Finished};
 use super::schedule::Fixture;
 use super::stats::Sprt;
 use super::{Tallies, json_summary, summary, tally_game};
-
-/// `tabula arena merge`'s command line.
-#[derive(Args, Debug)]
-pub struct MergeArgs {
-    /// PGN records written by `tabula arena --records` (one per shard, any order).
-    #[arg(value_name = "RECORDS", required = true)]
-    records: Vec<String>,
-    /// The SPRT of the match: elo0=A,elo1=B,alpha=X,beta=Y[,model=normalized|logistic]
-    #[arg(long)]
-    sprt: Option<String>,
-    /// Write the summary to FILE as JSON.
-    #[arg(long, value_name = "FILE")]
-    json: Option<String>,
-}
 
 /// Reads every records file; a game found twice is refused, naming both files.
 fn gather(paths: &[String]) -> Result<Vec<Finished>> {
@@ -64,12 +49,12 @@ fn names(games: &[Finished]) -> Vec<String> {
     names
 }
 
-/// Runs `tabula arena merge`.
-pub fn run(args: &MergeArgs) -> Result<()> {
-    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
-    let games = gather(&args.records)?;
+/// Runs `tabula arena merge` on the records files `records`, judged by `sprt`,
+/// the summary also written to `json` if given.
+pub fn run(records: &[String], sprt: Option<&Sprt>, json: Option<&str>) -> Result<()> {
+    let games = gather(records)?;
     if games.is_empty() {
-        bail!("no games in {}", args.records.join(", "));
+        bail!("no games in {}", records.join(", "));
     }
     let names = names(&games);
     if sprt.is_some() && names.len() != 2 {
@@ -87,23 +72,16 @@ pub fn run(args: &MergeArgs) -> Result<()> {
         tally_game(&mut tallies, fixture, game.outcome);
     }
     let mut stdout = std::io::stdout();
-    let pairs = summary(&mut stdout, &names, tallies, sprt.as_ref(), None);
+    let pairs = summary(&mut stdout, &names, tallies, sprt, None);
     let _ = writeln!(
         stdout,
         "Merged {} games from {} records files",
         games.len(),
-        args.records.len()
+        records.len()
     );
     let _ = stdout.flush();
-    if let Some(path) = &args.json {
-        let summary = json_summary(
-            &pairs,
-            &names,
-            sprt.as_ref(),
-            games.len(),
-            games.len(),
-            false,
-        );
+    if let Some(path) = json {
+        let summary = json_summary(&pairs, &names, sprt, games.len(), games.len(), false);
         std::fs::write(path, format!("{{\"summary\": {summary}}}\n"))
             .map_err(|e| anyhow::anyhow!("writing {path}: {e}"))?;
     }
@@ -126,7 +104,11 @@ mod tests {
                     .collect();
                 assert_eq!(holders.len(), 1, "game {number} of {n} shards");
                 // A pair's two games go to the same shard.
-                let partner = if number % 2 == 1 { number + 1 } else { number - 1 };
+                let partner = if number % 2 == 1 {
+                    number + 1
+                } else {
+                    number - 1
+                };
                 assert!(shards[holders[0] - 1].holds(partner));
             }
         }

@@ -47,9 +47,8 @@ use std::thread;
 use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result, anyhow, bail};
-use clap::Args;
 
-use crate::games::{Color, GameKind};
+use crate::games::{Color, GameKind, Outcome};
 use crate::rng::Rng;
 use engine::Engine;
 use openings::Openings;
@@ -59,104 +58,47 @@ use schedule::{Fixture, Tournament};
 use settings::{Participant, Proto};
 use stats::{Sprt, Tally, Verdict};
 
-/// The arena's command line. Flag names are cutechess-cli's, with two dashes.
-#[derive(Args, Debug)]
-#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-pub struct ArenaArgs {
-    /// An engine: `name=N cmd=C [arg=A]… [dir=D] [proto=gtp|nboard] [option.X=V]…
-    /// [tc=…] [st=S]`, or the short form NAME=COMMAND [ARGS…] (quotes group words).
-    /// Two or more.
-    #[arg(long = "engine", value_name = "KEY=VALUE", num_args = 1.., required = true)]
-    engines: Vec<String>,
-    /// The `--engine` words by occurrence ([`ArenaArgs::group_engines`]).
-    #[arg(skip)]
-    engine_groups: Vec<Vec<String>>,
-    /// Settings for every engine, as `--engine` takes them (an engine's own win).
-    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
-    each: Vec<String>,
-    /// round-robin (every pair of engines) or gauntlet (the first engine against
-    /// each other one).
-    #[arg(long, default_value = "round-robin")]
-    tournament: String,
-    /// Games per pair of engines (rounded up to an even number: colour-swapped pairs).
-    #[arg(long, default_value_t = 2)]
-    games: usize,
-    /// Games played at the same time. Each slot keeps one process per engine from game
-    /// to game, restarted only after a crash, a stall or a protocol error.
-    #[arg(long, default_value_t = 1)]
-    concurrency: usize,
-    /// Milliseconds per move: `set_option movetime` if the engine knows it, else GTP
-    /// 2's `time_settings 0 S 1`; the referee holds every engine to it.
-    #[arg(long, conflicts_with = "tc")]
-    movetime: Option<u64>,
-    /// A clock per side in seconds: `time+inc` (`60+0.5`), `moves/time+inc` (the time
-    /// again every `moves` moves), `time` or `inf`. Set before each game with
-    /// `kgs-time_settings` if the engine lists it, else GTP 2's `time_settings` where
-    /// it can say the clock; told with `time_left` before every move.
-    #[arg(long)]
-    tc: Option<String>,
+/// What an arena run plays: the engines, the schedule, the time, the openings and
+/// the outputs, checked and read into their types before anything runs (`tabula
+/// arena`'s flags, whose help tells each one).
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The game every match plays.
+    pub kind: GameKind,
+    /// Each engine's settings words (`name=N cmd=C …`, or `NAME=COMMAND ARGS…`).
+    pub engines: Vec<Vec<String>>,
+    /// Settings for every engine, beneath each engine's own.
+    pub each: Vec<String>,
+    pub tournament: Tournament,
+    /// Games per pair of engines (rounded up to an even number).
+    pub games: usize,
+    /// Games played at the same time.
+    pub concurrency: usize,
+    /// The match's own time control, beneath `each` and each engine's settings.
+    pub time: TimeControl,
     /// Grace in milliseconds over the clock or move time before a time forfeit.
-    #[arg(long, default_value_t = 50)]
-    timemargin: u64,
-    /// Milliseconds any answer may take when no clock applies (then: stall), and how
-    /// long a late answer is awaited after a time forfeit before the engine is
-    /// restarted.
-    #[arg(long, default_value_t = 10_000)]
-    timeout: u64,
-    /// Random legal plies (Shell: turns) from the start, drawn from the seed.
-    #[arg(long, default_value_t = 0, conflicts_with = "openings")]
-    random_plies: u32,
-    /// Openings: `file=FILE [order=sequential|random]` or just FILE. One a line: a
-    /// position in the game's notation, or moves from the start (`f5d6c3d3c4`; Shell
-    /// `e5/e6 d4/d5`). `order=random` shuffles them by the seed.
-    #[arg(long, value_name = "file=FILE", num_args = 1..)]
-    openings: Vec<String>,
-    /// Seed of the random openings and of every game's own seed (sent as
-    /// `set_option seed` and written in the records).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Adjudicate after N turns (Othello plies, Shell turns, Battleship shots):
-    /// Othello by disc count, the others as a draw.
-    #[arg(long)]
-    max_turns: Option<u32>,
-    /// elo0=A,elo1=B,alpha=X,beta=Y[,model=normalized|logistic]: stop when the SPRT
-    /// decides (two engines). The bounds are normalised Elo unless `model=logistic`.
-    #[arg(long)]
-    sprt: Option<String>,
-    /// Append one PGN record per game to FILE, in game-number order (`Result` as PGN
-    /// has it: `1-0` means the `White` tag's engine won).
-    #[arg(long)]
-    records: Option<String>,
-    /// Continue from the records file without replaying its games.
-    #[arg(long, requires = "records")]
-    resume: bool,
-    /// Print the Elo, LOS and SPRT lines every N games (0: only at the end).
-    #[arg(long, default_value_t = 0)]
-    rating_interval: usize,
-    /// Keep each engine's stderr and its protocol exchange in DIR/NAME.log, every
-    /// line starting with the engine's name and process id (`>` sent, `<` read, `!`
-    /// stderr).
-    #[arg(long, value_name = "DIR")]
-    engine_log: Option<String>,
-    /// Write the results, per game and the summary, to FILE as JSON.
-    #[arg(long, value_name = "FILE")]
-    json: Option<String>,
-    /// Play only shard K of N: the colour-swapped pairs of games whose index (from
-    /// 0) leaves K − 1 over by N. N shards play exactly the games of one run (their
-    /// openings, colours and seeds follow from the game numbers and `--seed`);
-    /// `tabula arena merge` sums their records.
-    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
-    shard: Option<Shard>,
-    #[command(subcommand)]
-    pub action: Option<Action>,
-}
-
-/// What `tabula arena` does besides playing a match.
-#[derive(clap::Subcommand, Debug)]
-pub enum Action {
-    /// Sum the records of a match's shards (any order) and print the summary one
-    /// run would print
-    Merge(merge::MergeArgs),
+    pub timemargin: u64,
+    /// Milliseconds any answer may take when no clock applies.
+    pub timeout: u64,
+    pub openings: Openings,
+    /// The seed of every game's own seed.
+    pub seed: u64,
+    /// Adjudicate after this many turns.
+    pub max_turns: Option<u32>,
+    /// Stop when this test decides (two engines).
+    pub sprt: Option<Sprt>,
+    /// The PGN records file.
+    pub records: Option<String>,
+    /// Continue from the records file.
+    pub resume: bool,
+    /// Print the ratings every this many games (0: only at the end).
+    pub rating_interval: usize,
+    /// The folder of the engines' logs.
+    pub engine_log: Option<String>,
+    /// The JSON results file.
+    pub json: Option<String>,
+    /// Play only this part of the match.
+    pub shard: Option<Shard>,
 }
 
 /// One of N parts of a match (see `--shard`).
@@ -192,57 +134,6 @@ impl Shard {
     pub fn holds(&self, number: usize) -> bool {
         (number.saturating_sub(1) / 2) % self.n == self.k - 1
     }
-}
-
-impl ArenaArgs {
-    /// Groups the `--engine` words by occurrence, from the matches clap parsed the
-    /// arena's arguments into (the derived fields hold them flattened).
-    pub fn group_engines(&mut self, matches: &clap::ArgMatches) {
-        if let Ok(Some(occurrences)) = matches.try_get_occurrences::<String>("engines") {
-            self.engine_groups = occurrences.map(|words| words.cloned().collect()).collect();
-        }
-    }
-}
-
-/// The match's own time control, beneath `--each` and each engine's settings.
-fn time_control(args: &ArenaArgs) -> Result<TimeControl> {
-    if let Some(ms) = args.movetime {
-        if ms == 0 {
-            bail!("--movetime must be positive");
-        }
-        return Ok(TimeControl::MoveTime { ms });
-    }
-    match &args.tc {
-        Some(tc) => settings::parse_tc(tc).map_err(|e| anyhow!("--{e}")),
-        None => Ok(TimeControl::None),
-    }
-}
-
-/// Reads `--openings`.
-fn openings(args: &ArenaArgs, kind: GameKind) -> Result<Openings> {
-    if args.openings.is_empty() {
-        return Ok(Openings::Random {
-            kind,
-            plies: args.random_plies,
-            seed: args.seed,
-        });
-    }
-    let mut file = None;
-    let mut order = openings::Order::Sequential;
-    for word in &args.openings {
-        match word.split_once('=') {
-            Some(("file", path)) => file = Some(path.to_string()),
-            Some(("order", "random")) => order = openings::Order::Random,
-            Some(("order", "sequential")) => order = openings::Order::Sequential,
-            Some((key, _)) if ["order", "format", "policy", "plies", "start"].contains(&key) => {
-                bail!("--openings {word}: not supported (file=FILE, order=sequential|random)")
-            }
-            _ if file.is_none() => file = Some(word.clone()),
-            _ => bail!("--openings {word}: expected file=FILE [order=sequential|random]"),
-        }
-    }
-    let file = file.ok_or_else(|| anyhow!("--openings: file=FILE is missing"))?;
-    Openings::from_file(kind, &file, order, args.seed)
 }
 
 /// PGN's `TimeControl` value for `time`.
@@ -491,7 +382,7 @@ impl Progress {
 /// The tallies of every pair of engines `(i, j)`, `i < j`, from `i`'s side.
 type Tallies = HashMap<(usize, usize), Tally>;
 
-fn tally_game(tallies: &mut Tallies, fixture: Fixture, outcome: referee::Outcome) {
+fn tally_game(tallies: &mut Tallies, fixture: Fixture, outcome: Outcome) {
     let (a, a_color) = if fixture.black < fixture.white {
         (fixture.black, Color::Black)
     } else {
@@ -510,15 +401,12 @@ fn write_record(file: &mut std::fs::File, text: &str) -> Result<()> {
         .context("writing the records")
 }
 
-/// Runs the arena for `kind`.
-pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
-    let time = time_control(args)?;
-    let groups = if args.engine_groups.is_empty() {
-        args.engines.iter().map(|word| vec![word.clone()]).collect()
-    } else {
-        args.engine_groups.clone()
-    };
-    let participants = groups
+/// Runs the arena as `args` plans it.
+pub fn run(args: &Plan) -> Result<()> {
+    let kind = args.kind;
+    let time = args.time;
+    let participants = args
+        .engines
         .iter()
         .map(|words| settings::participant(words, &args.each, time))
         .collect::<Result<Vec<_>>>()?;
@@ -528,12 +416,7 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         bail!("engine {}: proto=nboard plays only othello", p.spec.name);
     }
     let specs: Vec<_> = participants.iter().map(|p| p.spec.clone()).collect();
-    let tournament = Tournament::from_name(&args.tournament).ok_or_else(|| {
-        anyhow!(
-            "--tournament {:?}: round-robin or gauntlet",
-            args.tournament
-        )
-    })?;
+    let tournament = args.tournament;
     if specs.len() < 2 {
         bail!("at least two --engine are needed");
     }
@@ -542,12 +425,14 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
             bail!("two engines are named {:?}", spec.name);
         }
     }
-    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let sprt = args.sprt;
     if sprt.is_some() && specs.len() != 2 {
         bail!("--sprt needs exactly two engines");
     }
     if sprt.is_some() && args.shard.is_some() {
-        bail!("--sprt with --shard: a shard plays all its games; `tabula arena merge --sprt` decides");
+        bail!(
+            "--sprt with --shard: a shard plays all its games; `tabula arena merge --sprt` decides"
+        );
     }
     let rules = Rules {
         time: [TimeControl::None; 2],
@@ -555,7 +440,7 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
         stall: Duration::from_millis(args.timeout.max(1)),
         max_turns: args.max_turns,
     };
-    let openings = openings(args, kind)?;
+    let openings = args.openings.clone();
 
     // The records file must take writes before any engine starts: each run begins
     // with an empty line there (PGN ignores it), so a file that cannot be written
@@ -795,7 +680,7 @@ pub fn run(args: &ArenaArgs, kind: GameKind) -> Result<()> {
             stdout,
             "Finished game {} ({white} vs {black}): {} {{{}}}",
             fixture.number,
-            result.outcome.code(),
+            record::result_code(result.outcome),
             result.reason
         );
         let line = tally.score_line(&specs[pair.0].name, &specs[pair.1].name);

@@ -36,7 +36,31 @@ use std::fmt::Write as _;
 
 use anyhow::{Context, Result};
 
-use super::referee::{Outcome, Termination};
+use super::referee::Termination;
+use crate::games::{Color, Outcome};
+
+/// The result as PGN writes it: `1-0` when white wins, `0-1` when black (the first
+/// player in our games) wins, `1/2-1/2` for a draw.
+#[must_use]
+pub fn result_code(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Won(Color::White) => "1-0",
+        Outcome::Won(Color::Black) => "0-1",
+        Outcome::Draw => "1/2-1/2",
+    }
+}
+
+/// The outcome PGN writes as `code`.
+#[must_use]
+pub fn outcome_of_code(code: &str) -> Option<Outcome> {
+    [
+        Outcome::Won(Color::Black),
+        Outcome::Won(Color::White),
+        Outcome::Draw,
+    ]
+    .into_iter()
+    .find(|&outcome| result_code(outcome) == code)
+}
 
 /// Everything a record holds.
 #[derive(Clone, Debug, PartialEq)]
@@ -92,7 +116,7 @@ impl Record {
             ("Round", (self.round + 1).to_string()),
             ("White", self.white.clone()),
             ("Black", self.black.clone()),
-            ("Result", self.outcome.code().to_string()),
+            ("Result", result_code(self.outcome).to_string()),
             ("Number", self.number.to_string()),
             ("Game", self.game.clone()),
             ("Variant", self.game.clone()),
@@ -127,7 +151,7 @@ impl Record {
         if let Some(last) = words.last_mut() {
             last.push('}');
         }
-        words.push(self.outcome.code().to_string());
+        words.push(result_code(self.outcome).to_string());
         for word in &words {
             if !line.is_empty() && line.len() + 1 + word.len() > 80 {
                 text.push_str(&line);
@@ -165,7 +189,7 @@ impl Record {
             self.seed,
             json_string(&self.white),
             json_string(&self.black),
-            json_string(self.outcome.code()),
+            json_string(result_code(self.outcome)),
             json_string(self.termination.name()),
             json_string(&self.reason),
             json_string(&self.time_controls[1]),
@@ -248,7 +272,7 @@ fn finished(tags: &HashMap<String, String>) -> Option<Finished> {
         round: tags.get("Round")?.parse::<usize>().ok()?.checked_sub(1)?,
         black: tags.get("Black")?.clone(),
         white: tags.get("White")?.clone(),
-        outcome: Outcome::from_code(tags.get("Result")?)?,
+        outcome: outcome_of_code(tags.get("Result")?)?,
         termination: Termination::from_name(tags.get("Termination")?)?,
         seed: tags.get("Seed").and_then(|s| s.parse().ok()),
     })
@@ -300,7 +324,7 @@ mod tests {
             time_controls: ["60+0.5".into(), "60+0.5".into()],
             black: "a".into(),
             white: "b \"quoted\"".into(),
-            outcome: Outcome::WhiteWins,
+            outcome: Outcome::Won(Color::White),
             termination: Termination::IllegalMove,
             reason: "Black says \\ \"hi\"".into(),
             opening: "-".into(),
@@ -341,11 +365,26 @@ mod tests {
                 round: 3,
                 black: "a".into(),
                 white: "b \"quoted\"".into(),
-                outcome: Outcome::WhiteWins,
+                outcome: Outcome::Won(Color::White),
                 termination: Termination::IllegalMove,
                 seed: Some(42),
             }
         );
+    }
+
+    #[test]
+    fn results_are_written_as_pgn_has_them() {
+        let outcomes = [
+            Outcome::Won(Color::White),
+            Outcome::Won(Color::Black),
+            Outcome::Draw,
+        ];
+        let codes = outcomes.map(result_code);
+        assert_eq!(codes, ["1-0", "0-1", "1/2-1/2"]);
+        for (outcome, code) in outcomes.into_iter().zip(codes) {
+            assert_eq!(outcome_of_code(code), Some(outcome));
+        }
+        assert_eq!(outcome_of_code("*"), None);
     }
 
     #[test]

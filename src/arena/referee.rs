@@ -13,58 +13,10 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use super::engine::{Engine, Failure, clip};
-use crate::games::Color;
 use crate::games::battleship::{Cell as SeaCell, Fleet, ShotResult, Table};
 use crate::games::othello::{Move, Position as OthelloPosition};
 use crate::games::shell::{Cell as ShellCell, Position as ShellPosition};
-
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    BlackWins,
-    WhiteWins,
-    Draw,
-}
-
-impl Outcome {
-    /// The result as PGN writes it: `1-0` when white wins, `0-1` when black (the
-    /// first player in our games) wins, `1/2-1/2` for a draw.
-    #[must_use]
-    pub fn code(self) -> &'static str {
-        match self {
-            Outcome::WhiteWins => "1-0",
-            Outcome::BlackWins => "0-1",
-            Outcome::Draw => "1/2-1/2",
-        }
-    }
-
-    /// The outcome written as `code`.
-    #[must_use]
-    pub fn from_code(code: &str) -> Option<Outcome> {
-        [Outcome::BlackWins, Outcome::WhiteWins, Outcome::Draw]
-            .into_iter()
-            .find(|o| o.code() == code)
-    }
-
-    /// A win for `color`.
-    #[must_use]
-    pub fn win_for(color: Color) -> Outcome {
-        match color {
-            Color::Black => Outcome::BlackWins,
-            Color::White => Outcome::WhiteWins,
-        }
-    }
-
-    /// The points `color` scores: 1, ½ or 0.
-    #[must_use]
-    pub fn score(self, color: Color) -> f64 {
-        match (self, color) {
-            (Outcome::Draw, _) => 0.5,
-            (Outcome::BlackWins, Color::Black) | (Outcome::WhiteWins, Color::White) => 1.0,
-            _ => 0.0,
-        }
-    }
-}
+use crate::games::{Color, Outcome};
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -271,7 +223,7 @@ impl Ending {
         let mut fates = [Fate::Keep; 2];
         fates[color.index()] = Fate::after(termination);
         Ending {
-            outcome: Outcome::win_for(color.opponent()),
+            outcome: Outcome::Won(color.opponent()),
             termination,
             reason: format!("{} {reason}", capital(color)),
             fates,
@@ -439,24 +391,16 @@ impl Match<'_> {
         loop {
             let (black, white) = position.counts();
             if position.is_over() {
-                let outcome = match position.final_margin().signum() {
-                    1 => Outcome::BlackWins,
-                    -1 => Outcome::WhiteWins,
-                    _ => Outcome::Draw,
-                };
+                let outcome = Outcome::by_margin(position.final_margin());
                 let reason = match outcome {
-                    Outcome::BlackWins => format!("Black wins {black}-{white}"),
-                    Outcome::WhiteWins => format!("White wins {white}-{black}"),
+                    Outcome::Won(Color::Black) => format!("Black wins {black}-{white}"),
+                    Outcome::Won(Color::White) => format!("White wins {white}-{black}"),
                     Outcome::Draw => format!("Draw {black}-{white}"),
                 };
                 return Ok(Ending::normal(outcome, Termination::Normal, reason));
             }
             if self.turns_done() {
-                let outcome = match black.cmp(&white) {
-                    std::cmp::Ordering::Greater => Outcome::BlackWins,
-                    std::cmp::Ordering::Less => Outcome::WhiteWins,
-                    std::cmp::Ordering::Equal => Outcome::Draw,
-                };
+                let outcome = Outcome::by_margin(black as i32 - white as i32);
                 return Ok(self.adjudicated(outcome, &format!("discs {black}-{white}")));
             }
             let mover = position.side_to_move();
@@ -505,12 +449,12 @@ impl Match<'_> {
         loop {
             let status = position.status();
             if status.is_over() {
-                let outcome = status.winner().map_or(Outcome::Draw, Outcome::win_for);
+                let outcome = status.outcome().unwrap_or(Outcome::Draw);
                 let reason = match outcome {
                     Outcome::Draw => "Draw: the board is full".to_string(),
-                    _ => format!(
+                    Outcome::Won(winner) => format!(
                         "{} wins with {}-{} winning turtles",
-                        capital(status.winner().unwrap_or(Color::Black)),
+                        capital(winner),
                         position.winning_turtles(Color::Black),
                         position.winning_turtles(Color::White)
                     ),
@@ -593,10 +537,10 @@ impl Match<'_> {
         loop {
             let status = table.status();
             if status.is_over() {
-                let outcome = status.winner().map_or(Outcome::Draw, Outcome::win_for);
-                let reason = match status.winner() {
-                    Some(color) => format!("{} sinks the whole fleet", capital(color)),
-                    None => "Draw".to_string(),
+                let outcome = status.outcome().unwrap_or(Outcome::Draw);
+                let reason = match outcome {
+                    Outcome::Won(color) => format!("{} sinks the whole fleet", capital(color)),
+                    Outcome::Draw => "Draw".to_string(),
                 };
                 return Ok(Ending::normal(outcome, Termination::Normal, reason));
             }

@@ -16,14 +16,22 @@ pub enum Tournament {
 }
 
 impl Tournament {
-    /// `round-robin` or `gauntlet`.
+    /// Both kinds, in the order the command line lists them.
+    pub const ALL: [Tournament; 2] = [Tournament::RoundRobin, Tournament::Gauntlet];
+
+    /// The command line's word for it: `round-robin` or `gauntlet`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Tournament::RoundRobin => "round-robin",
+            Tournament::Gauntlet => "gauntlet",
+        }
+    }
+
+    /// The tournament named `name`.
     #[must_use]
     pub fn from_name(name: &str) -> Option<Tournament> {
-        match name {
-            "round-robin" => Some(Tournament::RoundRobin),
-            "gauntlet" => Some(Tournament::Gauntlet),
-            _ => None,
-        }
+        Tournament::ALL.into_iter().find(|t| t.name() == name)
     }
 }
 

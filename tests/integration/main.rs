@@ -5,6 +5,8 @@ mod arena;
 mod battleship;
 mod battleship_props;
 mod budget;
+mod cli;
+mod cluster;
 mod common;
 mod conformance;
 mod framing;

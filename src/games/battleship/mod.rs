@@ -24,4 +24,4 @@ pub use cell::{Cell, CellSet};
 pub use fleet::{Fleet, FleetError, Ship, ShipType};
 pub use notation::NotationError;
 pub use sea::{Mark, Shot, ShotError, ShotResult, View};
-pub use table::{Clock, Offer, Outcome, Phase, Score, Sea, Table, TableError, TimeControl};
+pub use table::{Clock, Offer, Phase, Score, Sea, Table, TableError, TimeControl};

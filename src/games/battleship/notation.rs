@@ -46,8 +46,8 @@ use std::fmt;
 use super::cell::Cell;
 use super::fleet::{Fleet, FleetError, ShipType};
 use super::sea::{Shot, ShotResult};
-use super::table::{Clock, Offer, Outcome, Phase, Score, Table, TableError, TimeControl};
-use crate::games::Color;
+use super::table::{Clock, Offer, Phase, Score, Table, TableError, TimeControl};
+use crate::games::{Color, Outcome};
 
 /// Why a notation was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -255,7 +255,7 @@ impl Table {
                 Phase::Shooting { turn, offers }
             }
             (Phase::Shooting { turn, .. }, "draw") if !flagged(&table, turn) => {
-                Phase::Over(Outcome::Drawn)
+                Phase::Over(Outcome::Draw)
             }
             (Phase::Shooting { turn, .. }, word)
                 if word == format!("{}_wins", turn.opponent().name()) && flagged(&table, turn) =>
@@ -291,7 +291,7 @@ impl Table {
         }
         let counted = match table.phase {
             Phase::Over(Outcome::Won(c)) => score.wins(c) >= 1,
-            Phase::Over(Outcome::Drawn) => score.draws >= 1,
+            Phase::Over(Outcome::Draw) => score.draws >= 1,
             _ => true,
         };
         if !counted {

@@ -28,16 +28,7 @@ use std::fmt;
 use super::cell::Cell;
 use super::fleet::Fleet;
 use super::sea::{Mark, ShotError, ShotResult, View};
-use crate::games::{Color, Status};
-
-/// How a finished game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// By sinking the whole enemy fleet (B7) or on the enemy's flag (B11).
-    Won(Color),
-    /// By agreement (B8).
-    Drawn,
-}
+use crate::games::{Color, Outcome, Status};
 
 /// One player's draw offer since the last shot (B8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -59,7 +50,8 @@ pub enum Phase {
     Ready,
     /// Started: `turn` shoots; `offers` per colour (index by `Color::index`).
     Shooting { turn: Color, offers: [Offer; 2] },
-    /// The game is over.
+    /// The game is over: won by sinking the whole enemy fleet (B7) or on the enemy's
+    /// flag (B11), or drawn by agreement (B8).
     Over(Outcome),
 }
 
@@ -85,7 +77,7 @@ impl Score {
         let slot = match outcome {
             Outcome::Won(Color::Black) => &mut self.black,
             Outcome::Won(Color::White) => &mut self.white,
-            Outcome::Drawn => &mut self.draws,
+            Outcome::Draw => &mut self.draws,
         };
         *slot = slot.saturating_add(1);
     }
@@ -316,8 +308,7 @@ impl Table {
     #[must_use]
     pub fn status(&self) -> Status {
         match self.phase {
-            Phase::Over(Outcome::Won(c)) => Status::win_for(c),
-            Phase::Over(Outcome::Drawn) => Status::Draw,
+            Phase::Over(outcome) => Status::over(outcome),
             _ => Status::Ongoing,
         }
     }
@@ -572,7 +563,7 @@ impl Table {
         if offers[color.opponent().index()] != Offer::Pending {
             return Err(TableError::NoOffer);
         }
-        self.finish(Outcome::Drawn);
+        self.finish(Outcome::Draw);
         Ok(())
     }
 

@@ -4,6 +4,7 @@
 
 use super::{Answer, Refusal, Think, joined};
 use crate::ai;
+use crate::ai::baseline::Player;
 use crate::games::Color;
 use crate::games::battleship::{Cell, Clock, Fleet, ShotResult, Table, TimeControl};
 use crate::protocol::command::{ShotClaim, TimeSystem};
@@ -56,26 +57,31 @@ pub fn play(table: &mut Table, color: Color, text: &str, claim: Option<&ShotClai
     Ok(result.to_string())
 }
 
-/// The cell `color` should fire at, from its view alone; fired when the session
-/// knows the target fleet and `commit` is set.
-pub fn genmove(table: &mut Table, color: Color, think: &mut Think<'_>, commit: bool) -> Answer {
+/// `genmove`'s choice: the cell `color` should fire at, from its view alone.
+pub fn choose(table: &Table, color: Color, think: &mut Think<'_>) -> Result<Cell, Refusal> {
     match table.turn() {
         Some(turn) if turn == color => {}
         Some(turn) => return Err(format!("{} is to shoot", turn.name())),
         None => return Err("nobody is to shoot (the game has not started or is over)".into()),
     }
     let view = table.target_view(color);
-    let cell = ai::baseline::battleship(view, think.options.player, think.rng)
-        .or_else(|| ai::battleship::hunt(view, think.rng, &think.limits))
-        .ok_or("no open cell")?;
-    if commit && table.fleet(color.opponent()).is_some() {
-        let result = table
-            .shoot(color, cell)
-            .map_err(|e| format!("internal error: {e}"))?;
-        Ok(format!("{cell} {result}"))
-    } else {
-        Ok(cell.to_string())
+    match think.options.player {
+        Player::Baseline(baseline) => ai::baseline::battleship(view, baseline, think.rng),
+        Player::Search => ai::battleship::hunt(view, think.rng, &think.limits),
     }
+    .ok_or_else(|| "no open cell".into())
+}
+
+/// Fires `genmove`'s choice when the session knows the target fleet (the answer is
+/// the cell and the result); otherwise answers the cell for the caller to judge.
+pub fn play_chosen(table: &mut Table, color: Color, cell: Cell) -> Answer {
+    if table.fleet(color.opponent()).is_none() {
+        return Ok(cell.to_string());
+    }
+    let result = table
+        .shoot(color, cell)
+        .map_err(|e| format!("internal error: {e}"))?;
+    Ok(format!("{cell} {result}"))
 }
 
 pub fn all_legal(table: &Table, color: Color) -> String {

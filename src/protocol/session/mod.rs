@@ -25,12 +25,12 @@ pub use options::Options;
 /// Othello's search settings from the options (NBoard mode shares them).
 pub use othello::settings as othello_settings;
 
-use super::command::{Command, TimeSystem};
+use super::command::{Command, ShotClaim, TimeSystem};
 use super::parse::COMMANDS;
 use crate::ai::{self, Limits};
-use crate::games::battleship::Table;
-use crate::games::othello::Position as OthelloPosition;
-use crate::games::shell::Position as ShellPosition;
+use crate::games::battleship::{Cell as SeaCell, Table};
+use crate::games::othello::{Move as OthelloMove, Position as OthelloPosition};
+use crate::games::shell::{Cell as ShellCell, Position as ShellPosition};
 use crate::games::{Color, GameKind, Status};
 use crate::rng::Rng;
 
@@ -77,6 +77,24 @@ fn joined<T: std::fmt::Display>(items: impl IntoIterator<Item = T>, separator: &
         text.push_str(&item.to_string());
     }
     text
+}
+
+/// A move a player chose for the game of the moment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Choice {
+    Othello(OthelloMove),
+    Shell(ShellCell),
+    Battleship(SeaCell),
+}
+
+impl std::fmt::Display for Choice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Choice::Othello(mv) => mv.fmt(f),
+            Choice::Shell(cell) => cell.fmt(f),
+            Choice::Battleship(cell) => cell.fmt(f),
+        }
+    }
 }
 
 /// What a thinking command may use: the options, the clock's budget and the
@@ -274,91 +292,22 @@ impl Session {
             Command::LoadGgf(path) => records::load(self, path),
             Command::SaveGgf => records::save(self),
             Command::ListGames => Ok(GameKind::ALL.map(GameKind::name).join("\n")),
-            Command::SetGame(kind) => {
-                self.game = Game::new(*kind);
-                self.history.clear();
-                self.prepare_tables();
-                Ok(String::new())
-            }
-            Command::ClearBoard => {
-                self.game = match &self.game {
-                    Game::Battleship(table) => {
-                        let mut table = table.clone();
-                        table.clear();
-                        Game::Battleship(table)
-                    }
-                    other => Game::new(other.kind()),
-                };
-                self.history.clear();
-                Ok(String::new())
-            }
-            Command::BoardSize(size) => {
-                if *size == self.game.kind().board_size() {
-                    Ok(String::new())
-                } else {
-                    Err("unacceptable size".into())
-                }
-            }
+            Command::SetGame(kind) => self.set_game(*kind),
+            Command::ClearBoard => self.clear_board(),
+            Command::BoardSize(size) => self.board_size(*size),
             Command::ShowBoard(view) => {
                 Ok(format!("\n{}", self.picture(view.unwrap_or(Color::Black))))
             }
-            Command::Position => Ok(match &self.game {
-                Game::Othello(p) => p.to_notation(),
-                Game::Shell(p) => p.to_notation(),
-                Game::Battleship(t) => t.to_notation(),
-            }),
-            Command::SetPosition(text) => {
-                self.game = match &self.game {
-                    Game::Othello(_) => Game::Othello(othello::set_position(text)?),
-                    Game::Shell(_) => Game::Shell(shell::set_position(text)?),
-                    Game::Battleship(_) => {
-                        Game::Battleship(Box::new(battleship::set_position(text)?))
-                    }
-                };
-                self.history.clear();
-                Ok(String::new())
-            }
-            Command::Play { color, mv, claim } => {
-                let before = self.game.clone();
-                let answer = match &mut self.game {
-                    Game::Othello(_) if claim.is_some() => {
-                        Err("syntax error (usage: play COLOR MOVE)".into())
-                    }
-                    Game::Othello(p) => othello::play(p, *color, mv),
-                    Game::Shell(_) => Err(
-                        "play is not used in shell: both picks are resolved together with resolve_turn BLACK WHITE"
-                            .into(),
-                    ),
-                    Game::Battleship(t) => battleship::play(t, *color, mv, claim.as_ref()),
-                }?;
-                self.history.push(before);
-                Ok(answer)
-            }
-            Command::Genmove(color) => self.genmove(*color, stop, true),
-            Command::RegGenmove(color) => self.genmove(*color, stop, false),
-            Command::AllLegal(color) => Ok(match &self.game {
-                Game::Othello(p) => othello::all_legal(p, *color),
-                Game::Shell(p) => shell::all_legal(p),
-                Game::Battleship(t) => battleship::all_legal(t, *color),
-            }),
-            Command::IsLegal(color, mv) => Ok(match &self.game {
-                Game::Othello(p) => othello::is_legal(p, *color, mv),
-                Game::Shell(p) => shell::is_legal(p, mv),
-                Game::Battleship(t) => battleship::is_legal(t, *color, mv),
-            }
-            .to_string()),
-            Command::Undo => match self.history.pop() {
-                Some(previous) => {
-                    self.game = previous;
-                    Ok(String::new())
-                }
-                None => Err("cannot undo".into()),
-            },
+            Command::Position => Ok(self.notation()),
+            Command::SetPosition(text) => self.set_position(text),
+            Command::Play { color, mv, claim } => self.play(*color, mv, claim.as_ref()),
+            Command::Genmove(color) => self.genmove(*color, stop),
+            Command::RegGenmove(color) => self.choose(*color, stop).map(|c| c.to_string()),
+            Command::AllLegal(color) => Ok(self.all_legal(*color)),
+            Command::IsLegal(color, mv) => Ok(self.is_legal(*color, mv).to_string()),
+            Command::Undo => self.undo(),
             Command::Status => Ok(self.status().name().into()),
-            Command::FinalScore => Ok(match &self.game {
-                Game::Othello(p) => othello::final_score(p),
-                Game::Shell(_) | Game::Battleship(_) => shell::final_score(self.status()),
-            }),
+            Command::FinalScore => Ok(self.final_score()),
             Command::TimeSettings {
                 main,
                 byo_yomi,
@@ -369,89 +318,25 @@ impl Session {
                 color,
                 seconds,
                 stones,
-            } => {
-                if let Game::Battleship(t) = &mut self.game {
-                    battleship::time_left(t, *color, *seconds);
-                }
-                self.clock.left(*color, *seconds, *stones);
-                Ok(String::new())
-            }
-            Command::SetOption { name, value } => {
-                let mut options = self.options.clone();
-                options.set(name, value)?;
-                if options.hash_mib != self.options.hash_mib {
-                    self.check_memory(&options)?;
-                }
-                if options.seed != self.options.seed {
-                    self.rng = Rng::new(options.seed);
-                }
-                self.options = options;
-                self.prepare_tables();
-                Ok(String::new())
-            }
-            Command::Perft(depth) => match &self.game {
-                Game::Othello(p) => othello::perft(p, *depth, stop),
-                _ => Err(self.not_in_this_game(command)),
-            },
+            } => self.time_left(*color, *seconds, *stones),
+            Command::SetOption { name, value } => self.set_option(name, value),
+            Command::Perft(depth) => othello::perft(self.othello(command)?, *depth, stop),
             Command::Solve(_) | Command::Hint(_) | Command::Analyze(_) => {
-                let Game::Othello(position) = &self.game else {
-                    return Err(self.not_in_this_game(command));
-                };
-                let color = position.side_to_move();
-                let limits = self.limits(color, stop, 30, Instant::now());
-                let think = Think {
-                    limits,
-                    rng: &mut self.rng.clone(),
-                    options: &self.options,
-                };
-                let memory = &mut self.tables.lock().othello;
-                match command {
-                    Command::Solve(asked) => othello::solve(position, *asked, &think, memory),
-                    Command::Hint(count) => othello::hint(position, *count, &think, memory),
-                    Command::Analyze(count) => othello::analyze(position, *count, &think, memory),
-                    _ => Err(self.not_in_this_game(command)),
-                }
+                self.analyze(command, stop)
             }
-            Command::ResolveTurn { black, white } => {
-                let before = self.game.clone();
-                let answer = match &mut self.game {
-                    Game::Shell(p) => shell::resolve_turn(p, black, white)?,
-                    _ => return Err(self.not_in_this_game(command)),
-                };
-                self.history.push(before);
-                Ok(answer)
+            Command::ResolveTurn { black, white } => self.resolve_turn(command, black, white),
+            Command::Fleet { color, ships } => {
+                self.table(command, |t| battleship::fleet(t, *color, ships))
             }
-            Command::Fleet { color, ships } => match &mut self.game {
-                Game::Battleship(t) => battleship::fleet(t, *color, ships),
-                _ => Err(self.not_in_this_game(command)),
-            },
-            Command::GenFleet(color) => {
-                let Game::Battleship(table) = &mut self.game else {
-                    return Err(self.not_in_this_game(command));
-                };
-                let limits = Limits::depth(self.options.depth_limit(false));
-                let mut think = Think {
-                    limits,
-                    rng: &mut self.rng,
-                    options: &self.options,
-                };
-                battleship::genfleet(table, *color, &mut think)
-            }
+            Command::GenFleet(color) => self.genfleet(command, *color),
             Command::Ready(color) => {
                 self.table(command, |t| t.ready(*color).map(|()| String::new()))
             }
             Command::Start => {
                 self.table(command, |t| t.start().map(|first| first.name().to_string()))
             }
-            Command::Again => {
-                let answer = self.table(command, |t| t.again().map(|()| String::new()))?;
-                self.history.clear();
-                Ok(answer)
-            }
-            Command::Score => match &self.game {
-                Game::Battleship(t) => Ok(t.score().to_string()),
-                _ => Err(self.not_in_this_game(command)),
-            },
+            Command::Again => self.again(command),
+            Command::Score => self.table(command, |t| Ok::<_, Refusal>(t.score().to_string())),
             Command::OfferDraw(color) => {
                 self.table(command, |t| t.offer_draw(*color).map(|()| String::new()))
             }
@@ -462,6 +347,187 @@ impl Session {
                 self.table(command, |t| t.decline_draw(*color).map(|()| String::new()))
             }
         }
+    }
+
+    /// `set_game`: a fresh game of `kind`, its search memory made now.
+    fn set_game(&mut self, kind: GameKind) -> Answer {
+        self.game = Game::new(kind);
+        self.history.clear();
+        self.prepare_tables();
+        Ok(String::new())
+    }
+
+    /// `clear_board`: the game from its start; Battleship's table keeps its fleets'
+    /// score and clocks as `Table::clear` says.
+    fn clear_board(&mut self) -> Answer {
+        self.game = match &self.game {
+            Game::Battleship(table) => {
+                let mut table = table.clone();
+                table.clear();
+                Game::Battleship(table)
+            }
+            other => Game::new(other.kind()),
+        };
+        self.history.clear();
+        Ok(String::new())
+    }
+
+    fn board_size(&self, size: u32) -> Answer {
+        if size == self.game.kind().board_size() {
+            Ok(String::new())
+        } else {
+            Err("unacceptable size".into())
+        }
+    }
+
+    /// The game in its notation (`position`).
+    fn notation(&self) -> String {
+        match &self.game {
+            Game::Othello(p) => p.to_notation(),
+            Game::Shell(p) => p.to_notation(),
+            Game::Battleship(t) => t.to_notation(),
+        }
+    }
+
+    fn set_position(&mut self, text: &str) -> Answer {
+        self.game = match &self.game {
+            Game::Othello(_) => Game::Othello(othello::set_position(text)?),
+            Game::Shell(_) => Game::Shell(shell::set_position(text)?),
+            Game::Battleship(_) => Game::Battleship(Box::new(battleship::set_position(text)?)),
+        };
+        self.history.clear();
+        Ok(String::new())
+    }
+
+    /// `play COLOR MOVE [RESULT]`: the move played, the state it replaced kept for
+    /// `undo`.
+    fn play(&mut self, color: Color, mv: &str, claim: Option<&ShotClaim>) -> Answer {
+        let before = self.game.clone();
+        let answer = match &mut self.game {
+            Game::Othello(_) if claim.is_some() => {
+                Err("syntax error (usage: play COLOR MOVE)".into())
+            }
+            Game::Othello(p) => othello::play(p, color, mv),
+            Game::Shell(_) => Err(
+                "play is not used in shell: both picks are resolved together with resolve_turn BLACK WHITE"
+                    .into(),
+            ),
+            Game::Battleship(t) => battleship::play(t, color, mv, claim),
+        }?;
+        self.history.push(before);
+        Ok(answer)
+    }
+
+    fn all_legal(&self, color: Color) -> String {
+        match &self.game {
+            Game::Othello(p) => othello::all_legal(p, color),
+            Game::Shell(p) => shell::all_legal(p),
+            Game::Battleship(t) => battleship::all_legal(t, color),
+        }
+    }
+
+    fn is_legal(&self, color: Color, mv: &str) -> bool {
+        match &self.game {
+            Game::Othello(p) => othello::is_legal(p, color, mv),
+            Game::Shell(p) => shell::is_legal(p, mv),
+            Game::Battleship(t) => battleship::is_legal(t, color, mv),
+        }
+    }
+
+    fn undo(&mut self) -> Answer {
+        let previous = self.history.pop().ok_or("cannot undo")?;
+        self.game = previous;
+        Ok(String::new())
+    }
+
+    fn final_score(&self) -> String {
+        match &self.game {
+            Game::Othello(p) => othello::final_score(p),
+            Game::Shell(_) | Game::Battleship(_) => shell::final_score(self.status()),
+        }
+    }
+
+    /// `time_left`: the clock's report for `color`; Battleship's table clock too (B11).
+    fn time_left(&mut self, color: Color, seconds: f64, stones: u32) -> Answer {
+        if let Game::Battleship(t) = &mut self.game {
+            battleship::time_left(t, color, seconds);
+        }
+        self.clock.left(color, seconds, stones);
+        Ok(String::new())
+    }
+
+    /// `set_option NAME VALUE`, on a copy of the options kept only when valid.
+    fn set_option(&mut self, name: &str, value: &str) -> Answer {
+        let mut options = self.options.clone();
+        options.set(name, value)?;
+        if options.hash_mib != self.options.hash_mib {
+            self.check_memory(&options)?;
+        }
+        if options.seed != self.options.seed {
+            self.rng = Rng::new(options.seed);
+        }
+        self.options = options;
+        self.prepare_tables();
+        Ok(String::new())
+    }
+
+    /// Othello's position; other games refuse `command`.
+    fn othello(&self, command: &Command) -> Result<&OthelloPosition, Refusal> {
+        match &self.game {
+            Game::Othello(position) => Ok(position),
+            _ => Err(self.not_in_this_game(command)),
+        }
+    }
+
+    /// `solve`, `hint` and `analyze` (Othello): searches of the side to move that play
+    /// nothing and leave the session's random stream as it was.
+    fn analyze(&self, command: &Command, stop: &AtomicBool) -> Answer {
+        let position = self.othello(command)?;
+        let color = position.side_to_move();
+        let limits = self.limits(color, stop, 30, Instant::now());
+        let think = Think {
+            limits,
+            rng: &mut self.rng.clone(),
+            options: &self.options,
+        };
+        let memory = &mut self.tables.lock().othello;
+        match command {
+            Command::Solve(asked) => othello::solve(position, *asked, &think, memory),
+            Command::Hint(count) => othello::hint(position, *count, &think, memory),
+            Command::Analyze(count) => othello::analyze(position, *count, &think, memory),
+            _ => Err(self.not_in_this_game(command)),
+        }
+    }
+
+    /// `resolve_turn BLACK WHITE` (What the Shell).
+    fn resolve_turn(&mut self, command: &Command, black: &str, white: &str) -> Answer {
+        let before = self.game.clone();
+        let answer = match &mut self.game {
+            Game::Shell(p) => shell::resolve_turn(p, black, white)?,
+            _ => return Err(self.not_in_this_game(command)),
+        };
+        self.history.push(before);
+        Ok(answer)
+    }
+
+    /// `genfleet COLOR` (Battleship): a fleet drawn with the session's seeded stream.
+    fn genfleet(&mut self, command: &Command, color: Color) -> Answer {
+        let Game::Battleship(table) = &mut self.game else {
+            return Err(self.not_in_this_game(command));
+        };
+        let mut think = Think {
+            limits: Limits::depth(self.options.depth_limit(false)),
+            rng: &mut self.rng,
+            options: &self.options,
+        };
+        battleship::genfleet(table, color, &mut think)
+    }
+
+    /// `again` (Battleship): the next game at the table, with no history to undo.
+    fn again(&mut self, command: &Command) -> Answer {
+        let answer = self.table(command, |t| t.again().map(|()| String::new()))?;
+        self.history.clear();
+        Ok(answer)
     }
 
     /// Runs a table command of Battleship; other games refuse it.
@@ -510,9 +576,10 @@ impl Session {
         }
     }
 
-    /// `genmove` (`commit` = true, the move is played when the game's semantics say
-    /// so) and `reg_genmove` (never played).
-    fn genmove(&mut self, color: Color, stop: &AtomicBool, commit: bool) -> Answer {
+    /// `reg_genmove`'s answer and `genmove`'s move: what the player chooses for
+    /// `color`, its thinking time charged to `color`'s clock. Changes nothing but the
+    /// random stream, the search memory and the clock.
+    fn choose(&mut self, color: Color, stop: &AtomicBool) -> Result<Choice, Refusal> {
         let started = Instant::now();
         let moves_left = match &self.game {
             Game::Othello(p) => (p.board().empty().count_ones() / 2).max(1),
@@ -525,31 +592,51 @@ impl Session {
             rng: &mut self.rng,
             options: &self.options,
         };
-        let before = self.game.clone();
-        let answer = match &mut self.game {
-            Game::Othello(p) => othello::genmove(
+        let choice = match &self.game {
+            Game::Othello(p) => Choice::Othello(othello::choose(
                 p,
                 color,
                 &mut think,
-                commit,
                 &mut self.tables.lock().othello,
-            ),
+            )?),
             Game::Shell(p) => {
                 let memory = &mut self.tables.lock().shell;
-                shell::genmove(p, color, &mut think, memory.as_mut().map(|(m, _)| m))
+                Choice::Shell(shell::choose(
+                    p,
+                    color,
+                    &mut think,
+                    memory.as_mut().map(|(m, _)| m),
+                )?)
             }
-            Game::Battleship(t) => battleship::genmove(t, color, &mut think, commit),
-        }?;
-        if self.game != before {
-            self.history.push(before);
-        }
+            Game::Battleship(t) => Choice::Battleship(battleship::choose(t, color, &mut think)?),
+        };
         let spent = started.elapsed();
         log::info!(
-            "genmove {}: {answer} after {:.1} ms",
+            "genmove {}: {choice} after {:.1} ms",
             color.name(),
             spent.as_secs_f64() * 1000.0
         );
         self.clock.spent(color, spent);
+        Ok(choice)
+    }
+
+    /// `genmove`: the player's choice, played as the game's semantics say (What the
+    /// Shell's pick is secret and waits for `resolve_turn`; a Battleship shot is fired
+    /// when the session knows the target fleet), the replaced state kept for `undo`.
+    fn genmove(&mut self, color: Color, stop: &AtomicBool) -> Answer {
+        let choice = self.choose(color, stop)?;
+        let before = self.game.clone();
+        let answer = match (&mut self.game, choice) {
+            (Game::Othello(p), Choice::Othello(mv)) => othello::play_chosen(p, color, mv),
+            (Game::Battleship(t), Choice::Battleship(cell)) => {
+                battleship::play_chosen(t, color, cell)
+            }
+            // What the Shell's pick (the only other pair `choose` makes) is secret.
+            (_, choice) => Ok(choice.to_string()),
+        }?;
+        if self.game != before {
+            self.history.push(before);
+        }
         Ok(answer)
     }
 
@@ -589,3 +676,6 @@ impl Session {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -46,7 +46,7 @@ impl Default for Options {
             threads: 1,
             hash_mib: 16,
             seed: 0,
-            player: Player::Default,
+            player: Player::Search,
             iterations: 0,
             shell_selection: Selection::RegretMatching,
             endgame: 20,

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{Answer, Options, Refusal, Think, joined};
 use crate::ai;
+use crate::ai::baseline::Player;
 use crate::ai::othello::Memory;
 use crate::games::Color;
 use crate::games::othello::{Move, Position, perft_until};
@@ -142,64 +143,67 @@ pub fn analyze(
     hint(position, count.unwrap_or(u32::MAX), think, memory)
 }
 
-pub fn genmove(
-    position: &mut Position,
+/// `genmove`'s choice for `color`: the player's move; a pass once the game is over.
+pub fn choose(
+    position: &Position,
     color: Color,
     think: &mut Think<'_>,
-    commit: bool,
     memory: &mut Option<Memory>,
-) -> Answer {
+) -> Result<Move, Refusal> {
     if position.is_over() {
         // Both sides pass once the game is over: GUIs and match runners (GoGui,
         // gogui-twogtp) end a game on two passes and abort on an error.
-        return Ok(Move::Pass.to_string());
+        return Ok(Move::Pass);
     }
     if color != position.side_to_move() {
         return Err(format!("{} is not to move", color.name()));
     }
-    if let Some(mv) = ai::baseline::othello(position, think.options.player, think.rng) {
-        if commit {
-            position
-                .play(color, mv)
-                .map_err(|e| format!("internal error: {e}"))?;
-        }
-        return Ok(mv.to_string());
-    }
     let settings = settings(think.options);
-    if think.options.randomness_centi > 0 {
-        let mv = varied(position, think, &settings, memory)?;
-        if commit {
-            position
-                .play(color, mv)
-                .map_err(|e| format!("internal error: {e}"))?;
+    match think.options.player {
+        Player::Baseline(baseline) => {
+            ai::baseline::othello(position, baseline, think.rng).ok_or_else(game_over)
         }
-        return Ok(mv.to_string());
+        Player::Search if think.options.randomness_centi > 0 => {
+            varied(position, think, &settings, memory)
+        }
+        Player::Search => {
+            let memory = tables(memory, think);
+            let result = ai::othello::search_in(position, think.limits, &settings, memory)
+                .ok_or_else(game_over)?;
+            if log::log_enabled!(log::Level::Info) {
+                let line = ai::othello::analysis::expected_line(
+                    memory,
+                    position,
+                    result.best,
+                    result.depth.max(1) as usize,
+                );
+                log::info!(
+                    "othello search: {} score {} depth {} nodes {} pv {}",
+                    result.best,
+                    result.score,
+                    result.depth,
+                    result.nodes,
+                    joined(line, " ")
+                );
+            }
+            Ok(result.best)
+        }
     }
-    let memory = tables(memory, think);
-    let result = ai::othello::search_in(position, think.limits, &settings, memory)
-        .ok_or("the game is over")?;
-    if log::log_enabled!(log::Level::Info) {
-        let line = ai::othello::analysis::expected_line(
-            memory,
-            position,
-            result.best,
-            result.depth.max(1) as usize,
-        );
-        log::info!(
-            "othello search: {} score {} depth {} nodes {} pv {}",
-            result.best,
-            result.score,
-            result.depth,
-            result.nodes,
-            joined(line, " ")
-        );
-    }
-    if commit {
+}
+
+/// Plays `genmove`'s choice `mv` for `color`; once the game is over the pass is
+/// answered and nothing is played.
+pub fn play_chosen(position: &mut Position, color: Color, mv: Move) -> Answer {
+    if !position.is_over() {
         position
-            .play(color, result.best)
+            .play(color, mv)
             .map_err(|e| format!("internal error: {e}"))?;
     }
-    Ok(result.best.to_string())
+    Ok(mv.to_string())
+}
+
+fn game_over() -> Refusal {
+    "the game is over".into()
 }
 
 /// A score in hundredths of a disc.

@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::{Answer, Options, Refusal, Think, joined};
 use crate::ai;
+use crate::ai::baseline::Player;
 use crate::ai::shell::mcts::{NODE_BYTES, Settings};
 use crate::games::shell::{Cell, Position};
 use crate::games::{Color, Status};
@@ -41,29 +42,29 @@ pub fn is_legal(position: &Position, text: &str) -> bool {
 const DEFAULT_ITERATIONS: u64 = 20_000;
 const DEFAULT_TIME: Duration = Duration::from_millis(200);
 
-/// The secret pick of the search player: answered, never played (the turn is resolved
-/// by `resolve_turn`).
 /// The most nodes the search trees may hold, from the `hash` option.
 pub fn max_nodes(options: &Options) -> usize {
     let mib = usize::try_from(options.hash_mib).unwrap_or(usize::MAX);
     mib.saturating_mul(1 << 20) / NODE_BYTES
 }
 
-/// `genmove`: the search's secret pick, its trees grown in `memory` when the session
-/// prepared it.
-pub fn genmove(
+/// `genmove`'s choice: the player's secret pick, answered and never played (the turn
+/// is resolved by `resolve_turn`); the search grows its trees in `memory` when the
+/// session prepared it.
+pub fn choose(
     position: &Position,
     color: Color,
     think: &mut Think<'_>,
     memory: Option<&mut ai::shell::Memory>,
-) -> Answer {
+) -> Result<Cell, Refusal> {
     if position.status().is_over() {
         return Err("the game is over".into());
     }
-    if let Some(cell) = ai::baseline::shell(position, color, think.options.player, think.rng) {
-        return Ok(cell.to_string());
+    match think.options.player {
+        Player::Baseline(baseline) => ai::baseline::shell(position, color, baseline, think.rng)
+            .ok_or_else(|| "no empty cell".into()),
+        Player::Search => Ok(search(position, color, think, memory)?.cell),
     }
-    Ok(search(position, color, think, memory)?.cell.to_string())
 }
 
 /// The search player's mixed strategy for `color` and the pick drawn from it.

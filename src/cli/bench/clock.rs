@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
 
+use crate::values::named;
 use tabula::arena::engine::{Engine, EngineSpec, Failure};
 use tabula::games::GameKind;
 
@@ -28,8 +29,10 @@ pub struct ClockArgs {
     #[arg(long, default_value = "16,256,1024")]
     hashes: String,
     /// The games to play, comma-separated (clock).
-    #[arg(long, default_value = "othello,shell,battleship")]
-    clock_for: String,
+    #[arg(long, default_value = "othello,shell,battleship", value_delimiter = ',',
+          ignore_case = true,
+          value_parser = named(GameKind::ALL.map(GameKind::name), GameKind::from_name))]
+    clock_for: Vec<GameKind>,
 }
 
 fn list<T: std::str::FromStr>(flag: &str, text: &str) -> Result<Vec<T>> {
@@ -151,27 +154,28 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 pub fn run(args: &ClockArgs) -> Result<()> {
     let movetimes: Vec<u64> = list("movetimes", &args.movetimes)?;
     let hashes: Vec<u32> = list("hashes", &args.hashes)?;
-    let kinds = args
-        .clock_for
-        .split(',')
-        .map(|name| {
-            GameKind::from_name(name.trim())
-                .ok_or_else(|| anyhow!("--clock-for: unknown game {name:?}"))
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let kinds = &args.clock_for;
     if args.clock_games == 0 || args.clock_moves == 0 || movetimes.contains(&0) {
         bail!("--clock-games, --clock-moves and every move time must be at least 1");
     }
     println!(
         "tabula bench clock --clock-games {} --clock-moves {} --movetimes {} --hashes {} --clock-for {}",
-        args.clock_games, args.clock_moves, args.movetimes, args.hashes, args.clock_for
+        args.clock_games,
+        args.clock_moves,
+        args.movetimes,
+        args.hashes,
+        kinds
+            .iter()
+            .map(|kind| kind.name())
+            .collect::<Vec<_>>()
+            .join(",")
     );
     println!("overshoot = answer time - movetime, in ms, as the controller measures it");
     println!(
         "{:<10} {:>8} {:>6} {:>6} | {:>8} {:>8} | {:>8} {:>8} {:>8}",
         "game", "movetime", "hash", "moves", "1st med", "1st max", "med", "p99", "max"
     );
-    for &kind in &kinds {
+    for &kind in kinds {
         for &movetime in &movetimes {
             for &hash in &hashes {
                 let started = Instant::now();

@@ -1,4 +1,6 @@
-//! The `tabula` binary: the engine (no subcommand) and its tools.
+//! The `tabula` binary: the engine (no subcommand) and its tools, each a module here
+//! holding its clap arguments and its entry point (`arena`, `bench`, `conformance`,
+//! `train`); the work itself is the library's.
 //!
 //! Exit codes: 0 on success (a closed stdout counts as success), 1 on an error or
 //! when a conformance case failed unexpectedly, 2 on bad command-line arguments
@@ -9,15 +11,21 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, Result, anyhow};
-use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
+use tabula::ai::baseline::Player;
 use tabula::games::GameKind;
 use tabula::protocol::session::Options;
 use tabula::protocol::{Command, Session, engine, nboard};
 
+mod arena;
 mod bench;
-mod conformance_cli;
+mod cluster;
+mod conformance;
 mod train;
+mod values;
+
+use values::named;
 
 #[derive(Parser)]
 #[command(
@@ -26,25 +34,40 @@ mod train;
     about = "A GTP-style engine for Othello, Battleship and What the Shell"
 )]
 struct Cli {
-    /// The game the engine starts with: othello, battleship or shell.
-    #[arg(long, default_value = "othello", global = true)]
-    game: String,
-    /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG overrides it.
-    #[arg(long, default_value = "warn", global = true)]
+    /// The game the engine starts with (and the arena's, unless `arena --game` says).
+    #[arg(long, default_value = "othello", ignore_case = true,
+          value_parser = named(GameKind::ALL.map(GameKind::name), GameKind::from_name))]
+    game: GameKind,
+    /// Log level on stderr; RUST_LOG overrides it.
+    #[arg(long, default_value = "warn", global = true, ignore_case = true,
+          value_parser = named(LOG_LEVELS, |name| name.parse::<log::LevelFilter>().ok()))]
     log_level: log::LevelFilter,
     /// The engine's player: default (its own search), random, greedy or simple
     /// (baselines); the same as `set_option player NAME` at the start.
-    #[arg(long, default_value = "default")]
-    player: String,
+    #[arg(long, default_value = "default", ignore_case = true,
+          value_parser = named(Player::ALL.map(Player::name), Player::from_name))]
+    player: Player,
     /// An engine option to set at the start, as `set_option NAME VALUE` would
     /// (repeatable): `--set eval=pattern --set depth=8`.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     options: Vec<String>,
-    /// The engine's protocol: gtp (the default) or nboard (the NBoard Othello GUI's).
-    #[arg(long, default_value = "gtp")]
-    protocol: String,
+    /// The engine's protocol: gtp, or nboard (the NBoard Othello GUI's).
+    #[arg(long, value_enum, default_value_t = Protocol::Gtp)]
+    protocol: Protocol,
     #[command(subcommand)]
     tool: Option<Tool>,
+}
+
+/// The log levels, as `log::LevelFilter` reads them.
+const LOG_LEVELS: [&str; 6] = ["off", "error", "warn", "info", "debug", "trace"];
+
+/// The protocols the engine speaks on stdin and stdout.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Protocol {
+    /// The GTP 2 style protocol of `protocol/`.
+    Gtp,
+    /// NBoard's engine protocol (Othello only).
+    Nboard,
 }
 
 #[derive(Subcommand)]
@@ -52,18 +75,13 @@ enum Tool {
     /// Benchmarks: perft speed and more.
     Bench(bench::BenchArgs),
     /// Runs the conformance suite (`.tst` files) against an engine command.
-    Conformance(conformance_cli::ConformanceArgs),
+    Conformance(conformance::ConformanceArgs),
     /// The tournament manager: matches between engines, refereed move by move.
-    Arena(tabula::arena::ArenaArgs),
+    Arena(arena::ArenaArgs),
     /// Runs a match on a Slurm cluster: its shards as one job array, then the merge.
-    Cluster(tabula::arena::cluster::ClusterArgs),
+    Cluster(cluster::ClusterArgs),
     /// Makes the Othello pattern weights: self-play data, then a least-squares fit.
     Train(train::TrainArgs),
-}
-
-fn game_kind(name: &str) -> Result<GameKind> {
-    GameKind::from_name(name)
-        .ok_or_else(|| anyhow!("unknown game {name:?} (games: othello, battleship, shell)"))
 }
 
 /// The `--set NAME=VALUE` options as (lowercase name, value) pairs.
@@ -80,9 +98,9 @@ fn option_pairs(options: &[String]) -> Result<Vec<(String, String)>> {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
-    let kind = game_kind(&cli.game)?;
+    let kind = cli.game;
     match cli.tool {
-        None if cli.protocol == "nboard" => {
+        None if cli.protocol == Protocol::Nboard => {
             if kind != GameKind::Othello {
                 return Err(anyhow!("--protocol nboard plays othello only"));
             }
@@ -99,13 +117,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             nboard::run(stdin, io::stdout(), options).context("engine input/output")?;
             Ok(ExitCode::SUCCESS)
         }
-        None if cli.protocol != "gtp" => Err(anyhow!(
-            "unknown protocol {:?} (protocols: gtp, nboard)",
-            cli.protocol
-        )),
         None => {
             let mut session = Session::new(kind);
-            let mut options = vec![("player".to_string(), cli.player.clone())];
+            let mut options = vec![("player".to_string(), cli.player.name().to_string())];
             options.extend(option_pairs(&cli.options)?);
             for (name, value) in options {
                 let flag = if name == "player" {
@@ -122,17 +136,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             engine::run(stdin, io::stdout(), session).context("engine input/output")?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Tool::Bench(args)) => bench::run(&args, kind).map(|()| ExitCode::SUCCESS),
-        Some(Tool::Conformance(args)) => conformance_cli::run(args),
-        Some(Tool::Arena(args)) => match &args.action {
-            Some(tabula::arena::Action::Merge(merge)) => tabula::arena::merge::run(merge),
-            None => tabula::arena::run(&args, kind),
-        }
-        .map(|()| ExitCode::SUCCESS),
+        Some(Tool::Bench(args)) => bench::run(&args).map(|()| ExitCode::SUCCESS),
+        Some(Tool::Conformance(args)) => conformance::run(args),
+        Some(Tool::Arena(args)) => arena::run(args, kind).map(|()| ExitCode::SUCCESS),
         Some(Tool::Train(args)) => train::run(&args).map(|()| ExitCode::SUCCESS),
-        Some(Tool::Cluster(args)) => {
-            tabula::arena::cluster::run(&args).map(|()| ExitCode::SUCCESS)
-        }
+        Some(Tool::Cluster(args)) => cluster::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }
 

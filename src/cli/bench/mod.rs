@@ -8,23 +8,19 @@ mod othello;
 
 use tabula::ai::othello::eval::Evaluation;
 
-use anyhow::{Result, bail};
-use clap::Args;
+use anyhow::Result;
+use clap::{Args, ValueEnum};
 
-use tabula::games::GameKind;
+use crate::values::{EVALUATIONS, named};
 use tabula::games::othello::Position;
 
 mod shell;
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// What to measure: `perft` (Othello perft from the start position), `othello`
-    /// (perft, the FFO endgame suite, midgame search speed), `battleship` (the hunter
-    /// against uniform and placer fleets), `shell` (What the Shell playouts and the
-    /// search player's results) or `clock` (how late `genmove` answers through the
-    /// protocol, per game, move time and hash size).
-    #[arg(default_value = "perft")]
-    what: String,
+    /// What to measure.
+    #[arg(value_enum, default_value_t = What::Perft)]
+    what: What,
     /// Perft depth.
     #[arg(long, default_value_t = 11)]
     depth: u32,
@@ -68,13 +64,30 @@ pub struct BenchArgs {
     hash: u32,
     /// `othello`: the midgame search's evaluation, hand (whose node count is the
     /// signature) or pattern (the player's default).
-    #[arg(long, default_value = "hand")]
-    eval: String,
+    #[arg(long, default_value = "hand", ignore_case = true,
+          value_parser = named(EVALUATIONS, Evaluation::from_name))]
+    eval: Evaluation,
 }
 
-pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
-    match args.what.as_str() {
-        "othello" => othello::run(&othello::Plan {
+/// The benchmark families.
+#[derive(Clone, Copy, ValueEnum)]
+enum What {
+    /// Othello perft from the start position, depth by depth.
+    Perft,
+    /// Perft, the FFO endgame suite and midgame search speed.
+    Othello,
+    /// The hunter against uniform and placer fleets.
+    Battleship,
+    /// What the Shell playouts and the search player's results.
+    Shell,
+    /// How late `genmove` answers through the protocol, per game, move time and
+    /// hash size.
+    Clock,
+}
+
+pub fn run(args: &BenchArgs) -> Result<()> {
+    match args.what {
+        What::Othello => othello::run(&othello::Plan {
             perft: args.perft,
             ffo: match args.ffo.as_deref() {
                 Some("none") => None,
@@ -89,10 +102,9 @@ pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
             empties: args.empties,
             hash_mib: args.hash,
             threads: u32::try_from(args.threads).unwrap_or(u32::MAX).max(1),
-            evaluation: Evaluation::from_name(&args.eval)
-                .ok_or_else(|| anyhow::anyhow!("--eval {}: expected hand or pattern", args.eval))?,
+            evaluation: args.eval,
         }),
-        "perft" => {
+        What::Perft => {
             let board = Position::start().board();
             for depth in 1..=args.depth {
                 let (leaves, seconds) = othello::timed_perft(board, depth);
@@ -103,22 +115,17 @@ pub fn run(args: &BenchArgs, _game: GameKind) -> Result<()> {
             }
             Ok(())
         }
-        "battleship" => battleship::run(&battleship::Settings {
+        What::Battleship => battleship::run(&battleship::Settings {
             fleets: args.fleets,
             seed: args.seed,
             threads: args.threads,
         }),
-        "shell" => {
+        What::Shell => {
             let mut shell = args.shell.clone();
             shell.seed = args.seed;
             shell.threads = u32::try_from(args.threads).unwrap_or(u32::MAX);
             shell::run(&shell)
         }
-        "clock" => clock::run(&args.clock),
-        other => {
-            bail!(
-                "unknown benchmark {other:?} (benchmarks: perft, othello, battleship, shell, clock)"
-            )
-        }
+        What::Clock => clock::run(&args.clock),
     }
 }

@@ -15,9 +15,14 @@ use tabula::ai::Limits;
 use tabula::ai::shell::candidates::{Tactics, candidates};
 use tabula::ai::shell::solver::{self, Solver};
 use tabula::ai::shell::{Selection, Settings, greedy, playout, search};
-use tabula::games::Color;
 use tabula::games::shell::{Cell, Position};
+use tabula::games::{Color, Outcome};
 use tabula::rng::Rng;
+
+use crate::values::named;
+
+/// The names of the search's selections, as `Selection::from_name` reads them.
+const SELECTIONS: [&str; 2] = ["rm", "uct"];
 
 #[derive(Args, Clone, Debug)]
 pub struct ShellArgs {
@@ -30,9 +35,9 @@ pub struct ShellArgs {
     /// Iteration cap per move of the search player (shell; 0: no cap).
     #[arg(long, default_value_t = 0)]
     iterations: u64,
-    /// Selection of the search player: rm or uct (shell).
-    #[arg(long, default_value = "rm")]
-    selection: String,
+    /// Selection of the search player: rm (regret matching) or uct (shell).
+    #[arg(long, default_value = "rm", value_parser = named(SELECTIONS, Selection::from_name))]
+    selection: Selection,
     /// Root-parallel trees of the search player: the bench's `--threads`.
     #[arg(skip)]
     pub threads: u32,
@@ -74,14 +79,11 @@ impl Opponent {
 }
 
 fn settings(args: &ShellArgs) -> Result<Settings> {
-    let Some(selection) = Selection::from_name(&args.selection) else {
-        bail!("unknown selection {:?} (rm or uct)", args.selection);
-    };
     if args.movetime == 0 && args.iterations == 0 {
         bail!("give --movetime or --iterations a positive value");
     }
     Ok(Settings {
-        selection,
+        selection: args.selection,
         iterations: args.iterations,
         threads: args.threads.max(1),
         ..Settings::default()
@@ -206,7 +208,7 @@ fn play_game(
     search_color: Color,
     rng: &mut Rng,
     iterations: &mut (u64, f64),
-) -> f64 {
+) -> Outcome {
     let mut position = Position::new();
     for _ in 0..playout::MAX_TURNS {
         if position.status().is_over() {
@@ -236,7 +238,8 @@ fn play_game(
             break;
         }
     }
-    playout::value(position.status())
+    // A game cut short (no pick, or the turn cap) counts as drawn.
+    position.status().outcome().unwrap_or(Outcome::Draw)
 }
 
 pub fn run(args: &ShellArgs) -> Result<()> {
@@ -247,7 +250,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
         args.games,
         args.movetime,
         args.iterations,
-        args.selection,
+        args.selection.name(),
         args.threads,
         args.playouts,
         args.endgame_empty,
@@ -271,7 +274,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
             } else {
                 Color::White
             };
-            let value = play_game(
+            let outcome = play_game(
                 &settings,
                 args.movetime,
                 opponent,
@@ -279,13 +282,10 @@ pub fn run(args: &ShellArgs) -> Result<()> {
                 &mut rng,
                 &mut iterations,
             );
-            let mine = if color == Color::Black { value } else { -value };
-            if mine > 0.0 {
-                wins += 1;
-            } else if mine < 0.0 {
-                losses += 1;
-            } else {
-                draws += 1;
+            match outcome.winner() {
+                Some(winner) if winner == color => wins += 1,
+                Some(_) => losses += 1,
+                None => draws += 1,
             }
         }
         let games = f64::from(args.games.max(1));

@@ -55,7 +55,7 @@ pub fn parse_range(text: &str) -> Result<Selection> {
 
 /// The FFO endgame suite, problems #40-#59 (`data/ffo.obf`, see `data/README.md`),
 /// built into the binary so that the bench runs from any folder.
-const FFO_SUITE: &str = include_str!("../../data/ffo.obf");
+const FFO_SUITE: &str = include_str!("../../../data/ffo.obf");
 /// The FFO number of the suite's first line.
 const FFO_FIRST: u32 = 40;
 

@@ -15,6 +15,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 
+use crate::values::{EVALUATIONS, named};
 use tabula::ai::othello::eval::Evaluation;
 use tabula::ai::othello::train::{Fit, SAMPLE_BYTES, Sample, SelfPlay, fit, self_play_game};
 
@@ -56,8 +57,9 @@ struct SelfplayArgs {
     #[arg(long, default_value_t = 16)]
     exact: u32,
     /// The evaluation of the searches: hand or pattern (the committed weights).
-    #[arg(long, default_value = "hand")]
-    eval: String,
+    #[arg(long, default_value = "hand", ignore_case = true,
+          value_parser = named(EVALUATIONS, Evaluation::from_name))]
+    eval: Evaluation,
 }
 
 #[derive(Args)]
@@ -108,8 +110,7 @@ fn selfplay(args: &SelfplayArgs) -> Result<()> {
         depth: args.depth.max(1),
         exact_empties: args.exact,
         hash_mib: 4,
-        evaluation: Evaluation::from_name(&args.eval)
-            .with_context(|| format!("--eval {}: expected hand or pattern", args.eval))?,
+        evaluation: args.eval,
     };
     let threads = args.threads.max(1);
     let started = Instant::now();

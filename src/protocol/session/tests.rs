@@ -1,0 +1,114 @@
+//! The seam between the session and the players: a handler chooses, the session plays.
+
+use std::sync::atomic::AtomicBool;
+
+use super::*;
+use crate::protocol::parse::parse_line;
+
+fn ask(session: &mut Session, line: &str) -> Answer {
+    let (_, command) = parse_line(line);
+    let command = command.unwrap_or_else(|e| panic!("{line}: {e:?}"));
+    session.handle(&command, &AtomicBool::new(false))
+}
+
+fn ok(session: &mut Session, line: &str) -> String {
+    ask(session, line).unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+/// A session of `kind` with `player`, quick searches, and the side to move.
+fn started(kind: GameKind, player: &str) -> (Session, Color) {
+    let options = Options {
+        seed: 7,
+        ..Options::default()
+    };
+    let mut session = Session::with_options(kind, options);
+    for line in [
+        format!("set_option player {player}"),
+        "set_option depth 3".into(),
+        "set_option iterations 200".into(),
+    ] {
+        ok(&mut session, &line);
+    }
+    let color = match kind {
+        GameKind::Battleship => {
+            ok(&mut session, "genfleet black");
+            ok(&mut session, "genfleet white");
+            ok(&mut session, "ready white");
+            if ok(&mut session, "start") == "black" {
+                Color::Black
+            } else {
+                Color::White
+            }
+        }
+        GameKind::Othello | GameKind::Shell => Color::Black,
+    };
+    (session, color)
+}
+
+#[test]
+fn reg_genmove_answers_the_choice_and_genmove_plays_it() {
+    for player in ["default", "random", "greedy", "simple"] {
+        for kind in GameKind::ALL {
+            let (mut session, color) = started(kind, player);
+            let start = session.game().clone();
+            let chosen = ok(&mut session, &format!("reg_genmove {}", color.name()));
+            assert_eq!(
+                session.game(),
+                &start,
+                "{kind:?} {player}: reg_genmove plays nothing"
+            );
+            let answer = ok(&mut session, &format!("genmove {}", color.name()));
+            let mut expected = start.clone();
+            match &mut expected {
+                Game::Othello(position) => {
+                    assert!(
+                        position
+                            .legal_moves()
+                            .iter()
+                            .any(|m| m.to_string() == chosen)
+                    );
+                    let mv = OthelloMove::parse(&answer).expect("a move");
+                    assert!(position.play(color, mv).is_ok(), "{answer} is legal");
+                }
+                Game::Battleship(table) => {
+                    let cell = SeaCell::parse(&chosen).expect("a cell");
+                    assert!(table.is_legal(color, cell), "{chosen} is open");
+                    let (cell, result) = answer.split_once(' ').expect("the shot's result");
+                    let cell = SeaCell::parse(cell).expect("a cell");
+                    let fired = table.shoot(color, cell).expect("legal");
+                    assert_eq!(fired.to_string(), result, "{kind:?} {player}");
+                }
+                Game::Shell(position) => {
+                    let cell = ShellCell::parse(&answer).expect("a cell");
+                    assert!(
+                        position.is_empty(cell),
+                        "the secret pick waits for resolve_turn"
+                    );
+                }
+            }
+            assert_eq!(session.game(), &expected, "{kind:?} {player}: {answer}");
+            if expected != start {
+                ok(&mut session, "undo");
+                assert_eq!(
+                    session.game(),
+                    &start,
+                    "{kind:?} {player}: undo restores it"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn past_the_end_othello_passes_and_plays_nothing() {
+    for player in ["default", "simple"] {
+        let (mut session, _) = started(GameKind::Othello, player);
+        // Black has wiped out White: the game is over.
+        ok(&mut session, &format!("set_position {} X", "X".repeat(64)));
+        let over = session.game().clone();
+        assert_eq!(ok(&mut session, "genmove white"), "pass");
+        assert_eq!(ok(&mut session, "genmove black"), "pass");
+        assert_eq!(session.game(), &over);
+        assert!(ask(&mut session, "undo").is_err(), "nothing was played");
+    }
+}

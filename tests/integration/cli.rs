@@ -1,0 +1,204 @@
+//! The command line: flags that take names list them in `--help`, refuse a typo with
+//! clap's message before anything runs, and `--game` appears only where a game is
+//! played.
+
+use std::process::{Command, Output, Stdio};
+
+use crate::common::Engine;
+
+/// Runs `tabula ARGS` with stdin closed.
+fn tabula(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the tabula binary starts")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// `args` fails as a usage error (exit status 2) whose message names `value` as
+/// invalid for `flag` and lists `values`; nothing is printed on stdout.
+fn refused_before_the_run(args: &[&str], value: &str, flag: &str, values: &str) {
+    let output = tabula(args);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(
+        stderr.contains(&format!("invalid value '{value}' for '{flag}")),
+        "{args:?}: {stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("[possible values: {values}]")),
+        "{args:?}: {stderr}"
+    );
+    assert_eq!(text(&output.stdout), "", "{args:?}");
+}
+
+const GAMES: &str = "othello, battleship, shell";
+const LEVELS: &str = "off, error, warn, info, debug, trace";
+
+#[test]
+fn a_misspelt_name_fails_with_the_list_of_values() {
+    refused_before_the_run(&["--game", "othelo"], "othelo", "--game", GAMES);
+    refused_before_the_run(
+        &["--player", "gredy"],
+        "gredy",
+        "--player",
+        "default, random, greedy, simple",
+    );
+    refused_before_the_run(
+        &["--protocol", "nbord"],
+        "nbord",
+        "--protocol",
+        "gtp, nboard",
+    );
+    refused_before_the_run(
+        &["bench", "--log-level", "verbose"],
+        "verbose",
+        "--log-level",
+        LEVELS,
+    );
+    let arena = ["arena", "--engine", "a=true", "--engine", "b=true"];
+    refused_before_the_run(
+        &[&arena[..], &["--game", "chess"]].concat(),
+        "chess",
+        "--game",
+        GAMES,
+    );
+    refused_before_the_run(
+        &[&arena[..], &["--tournament", "gantlet"]].concat(),
+        "gantlet",
+        "--tournament",
+        "round-robin, gauntlet",
+    );
+    // Without the check, each of these would start a long benchmark.
+    refused_before_the_run(
+        &["bench", "othello", "--eval", "hnd"],
+        "hnd",
+        "--eval",
+        "hand, pattern",
+    );
+    refused_before_the_run(
+        &["bench", "shell", "--selection", "uxt"],
+        "uxt",
+        "--selection",
+        "rm, uct",
+    );
+    refused_before_the_run(
+        &["bench", "clock", "--clock-for", "othello,chess"],
+        "chess",
+        "--clock-for",
+        GAMES,
+    );
+    refused_before_the_run(
+        &["bench", "perf"],
+        "perf",
+        "[WHAT]",
+        "perft, othello, battleship, shell, clock",
+    );
+}
+
+#[test]
+fn a_misspelt_evaluation_writes_no_training_data() {
+    let folder = std::env::temp_dir().join(format!("tabula-cli-{}", std::process::id()));
+    let out = folder.join("data.bin");
+    let out_text = out.to_string_lossy().into_owned();
+    let args = [
+        "train", "selfplay", "--games", "1", "--eval", "patern", "--out", &out_text,
+    ];
+    refused_before_the_run(&args, "patern", "--eval", "hand, pattern");
+    assert!(!out.exists(), "no data file is made");
+}
+
+#[test]
+fn help_lists_the_values_of_every_named_flag() {
+    let help = |args: &[&str]| {
+        let output = tabula(args);
+        assert!(output.status.success(), "{args:?}");
+        text(&output.stdout)
+    };
+    let top = help(&["--help"]);
+    for values in [GAMES, "default, random, greedy, simple", LEVELS] {
+        assert!(
+            top.contains(&format!("[possible values: {values}]")),
+            "{top}"
+        );
+    }
+    for protocol in ["gtp", "nboard"] {
+        assert!(top.contains(&format!("- {protocol}:")), "{top}");
+    }
+    let arena = help(&["arena", "--help"]);
+    for values in [GAMES, "round-robin, gauntlet"] {
+        assert!(
+            arena.contains(&format!("[possible values: {values}]")),
+            "{arena}"
+        );
+    }
+    let bench = help(&["bench", "--help"]);
+    for values in ["hand, pattern", "rm, uct", GAMES] {
+        assert!(
+            bench.contains(&format!("[possible values: {values}]")),
+            "{bench}"
+        );
+    }
+    for what in ["perft", "othello", "battleship", "shell", "clock"] {
+        assert!(bench.contains(&format!("- {what}:")), "{bench}");
+    }
+    let selfplay = help(&["train", "selfplay", "--help"]);
+    assert!(
+        selfplay.contains("[possible values: hand, pattern]"),
+        "{selfplay}"
+    );
+}
+
+#[test]
+fn game_is_a_flag_of_the_engine_and_the_arena_only() {
+    for args in [&["--help"][..], &["arena", "--help"]] {
+        let help = text(&tabula(args).stdout);
+        assert!(help.contains("--game <GAME>"), "{args:?}: {help}");
+    }
+    for tool in ["bench", "conformance", "train"] {
+        let help = text(&tabula(&[tool, "--help"]).stdout);
+        assert!(!help.contains("--game "), "{tool}: {help}");
+        let output = tabula(&[tool, "--game", "othello"]);
+        assert_eq!(output.status.code(), Some(2), "{tool} --game is refused");
+        assert!(text(&output.stderr).contains("unexpected argument '--game'"));
+    }
+}
+
+#[test]
+fn the_game_reaches_the_arena_before_or_after_its_name() {
+    // An NBoard engine plays only Othello: the arena refuses it, before starting any
+    // engine, whichever way the game was named.
+    let engines = [
+        "--engine",
+        "name=a",
+        "cmd=true",
+        "proto=nboard",
+        "--engine",
+        "name=b",
+        "cmd=true",
+    ];
+    for args in [
+        [&["--game", "shell", "arena"][..], &engines[..]].concat(),
+        [&["arena", "--game", "shell"][..], &engines[..]].concat(),
+    ] {
+        let output = tabula(&args);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("proto=nboard plays only othello"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn names_keep_being_read_in_any_case() {
+    // Shell's board is 9 by 9: the engine plays the game named in capitals.
+    let mut engine = Engine::start(&["--game", "SHELL", "--player", "Greedy"]);
+    engine.ok("boardsize 9");
+    assert_eq!(engine.refused("boardsize 8"), "unacceptable size");
+}
