@@ -47,6 +47,10 @@ struct SelfplayArgs {
     /// Threads playing games.
     #[arg(long, default_value_t = 2)]
     threads: u64,
+    /// Play only shard K of N: games i with i mod N = K − 1 (N shards together
+    /// play the games of one run; `train fit` takes their files together).
+    #[arg(long, value_name = "K/N", value_parser = tabula::arena::Shard::parse)]
+    shard: Option<tabula::arena::Shard>,
     /// Random moves at the start: a uniform number in MIN-MAX.
     #[arg(long, default_value = "6-20")]
     random_plies: String,
@@ -123,24 +127,26 @@ fn selfplay(args: &SelfplayArgs) -> Result<()> {
             .with_context(|| format!("opening {}", args.out))?,
     );
     let mut samples = 0u64;
+    let mine: Vec<u64> = (0..args.games)
+        .filter(|&game| {
+            args.shard
+                .is_none_or(|s| game % s.n as u64 == s.k as u64 - 1)
+        })
+        .collect();
     // Games go out in chunks so the file grows as they finish and games stay in order.
-    let chunk = 64 * threads;
-    let mut first = 0;
-    while first < args.games {
-        let last = (first + chunk).min(args.games);
+    for chunk in mine.chunks(64 * threads as usize) {
         let games: Vec<Vec<Sample>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads)
+            let handles: Vec<_> = (0..threads as usize)
                 .map(|t| {
                     let done = &done;
+                    let options = &options;
                     scope.spawn(move || {
-                        let mut mine = Vec::new();
-                        let mut game = first + t;
-                        while game < last {
-                            mine.push((game, self_play_game(args.seed + game, &options)));
+                        let mut played = Vec::new();
+                        for &game in chunk.iter().skip(t).step_by(threads as usize) {
+                            played.push((game, self_play_game(args.seed + game, options)));
                             done.fetch_add(1, Ordering::Relaxed);
-                            game += threads;
                         }
-                        mine
+                        played
                     })
                 })
                 .collect();
@@ -151,7 +157,7 @@ fn selfplay(args: &SelfplayArgs) -> Result<()> {
             all.sort_by_key(|(game, _)| *game);
             all.into_iter().map(|(_, samples)| samples).collect()
         });
-        if games.len() as u64 != last - first {
+        if games.len() != chunk.len() {
             bail!("a self-play thread failed");
         }
         for sample in games.iter().flatten() {
@@ -159,17 +165,16 @@ fn selfplay(args: &SelfplayArgs) -> Result<()> {
             samples += 1;
         }
         file.flush()?;
-        first = last;
         let finished = done.load(Ordering::Relaxed);
         eprintln!(
             "{finished}/{} games, {samples} samples, {:.0} s",
-            args.games,
+            mine.len(),
             started.elapsed().as_secs_f64()
         );
     }
     println!(
         "{} games, {samples} samples written to {} in {:.1} s",
-        args.games,
+        mine.len(),
         args.out,
         started.elapsed().as_secs_f64()
     );

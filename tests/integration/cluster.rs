@@ -209,3 +209,52 @@ fn tempfile_dir(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).expect("a test folder");
     dir
 }
+
+#[test]
+fn self_play_shards_write_the_samples_of_one_run() {
+    let dir = tempfile_dir("selfplay");
+    let play = |out: &str, shard: Option<&str>| {
+        let path = dir.join(out);
+        let path = path.to_str().expect("a UTF-8 path");
+        let mut args = vec![
+            "train",
+            "selfplay",
+            "--games",
+            "5",
+            "--depth",
+            "1",
+            "--exact",
+            "6",
+            "--threads",
+            "2",
+            "--seed",
+            "3",
+            "--out",
+            path,
+        ];
+        if let Some(shard) = shard {
+            args.extend(["--shard", shard]);
+        }
+        let output = tabula(&args);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        std::fs::read(path).expect("the data file")
+    };
+    // Samples are fixed-size records (board, side, score).
+    let records = |bytes: Vec<u8>| -> Vec<Vec<u8>> {
+        assert_eq!(bytes.len() % 17, 0);
+        let mut list: Vec<Vec<u8>> = bytes.chunks(17).map(<[u8]>::to_vec).collect();
+        list.sort();
+        list
+    };
+    let whole = records(play("all.dat", None));
+    let mut parts = play("one.dat", Some("1/2"));
+    parts.extend(play("two.dat", Some("2/2")));
+    let parts = records(parts);
+    assert!(!whole.is_empty());
+    assert_eq!(parts, whole);
+    assert_ne!(records(play("only.dat", Some("1/2"))).len(), whole.len());
+}
