@@ -2,27 +2,25 @@
 //! would get one command at a time (the end of input is a `quit` after the queue,
 //! empty lines and comments never interrupt), and GoGui's `# interrupt` is honoured.
 
-use std::io::Write;
-
-use crate::common::{Engine, spawn};
+use crate::common::Engine;
 
 /// Runs `tabula ARGS` with `script` piped to its stdin (closed at once) and returns
 /// its answers' texts with their `=`/`?` marks, and its exit code.
 fn piped(args: &[&str], script: &str) -> (Vec<String>, Option<i32>) {
-    let mut child = spawn(args);
-    let mut stdin = child.stdin.take().expect("stdin is piped");
-    stdin
-        .write_all(script.as_bytes())
-        .expect("the script is written");
-    drop(stdin);
-    let output = child.wait_with_output().expect("the engine ends");
-    let text = String::from_utf8(output.stdout).expect("UTF-8 answers");
+    let mut engine = Engine::start(args);
+    engine.send_raw(script.as_bytes());
+    engine.close();
+    let mut text = String::new();
+    while let Some(line) = engine.line() {
+        text.push_str(&line);
+        text.push('\n');
+    }
     let answers = text
         .split("\n\n")
         .filter(|a| !a.is_empty())
         .map(str::to_string)
         .collect();
-    (answers, output.status.code())
+    (answers, engine.wait())
 }
 
 /// The same script's commands sent one at a time, each answer awaited; answers in
