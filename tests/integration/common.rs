@@ -2,6 +2,8 @@
 //! lines, read GTP 2 answers. Every read has a generous ceiling so a hung engine fails
 //! the test instead of hanging it; a failure names the engine's last stderr lines.
 
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use tabula::client::{self, Client, Echo, Launch};
@@ -19,6 +21,22 @@ pub struct Answer {
     pub ok: bool,
     pub id: Option<u64>,
     pub text: String,
+}
+
+/// Runs `tabula ARGS` once with `input` piped to its stdin (closed at once) and
+/// waits for it: its exit status, stdout and stderr.
+pub fn run_with_input(args: &[&str], input: &[u8]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tabula starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    stdin.write_all(input).expect("the input is written");
+    drop(stdin);
+    child.wait_with_output().expect("tabula ends")
 }
 
 impl Engine {
@@ -114,6 +132,18 @@ impl Engine {
             answer.text
         );
         answer.text
+    }
+
+    /// Undoes the game back to its start: `history` holds the positions from the start
+    /// to the current one; each `undo` must show the one before, and at the start
+    /// `undo` is refused.
+    pub fn undo_to_start(&mut self, mut history: Vec<String>) {
+        history.pop();
+        while let Some(previous) = history.pop() {
+            self.ok("undo");
+            assert_eq!(self.ok("position"), previous);
+        }
+        assert_eq!(self.refused("undo"), "cannot undo");
     }
 
     /// Waits for the process to end and returns its exit code.

@@ -2,25 +2,19 @@
 //! would get one command at a time (the end of input is a `quit` after the queue,
 //! empty lines and comments never interrupt), and GoGui's `# interrupt` is honoured.
 
-use crate::common::Engine;
+use crate::common::{Engine, run_with_input};
 
 /// Runs `tabula ARGS` with `script` piped to its stdin (closed at once) and returns
 /// its answers' texts with their `=`/`?` marks, and its exit code.
 fn piped(args: &[&str], script: &str) -> (Vec<String>, Option<i32>) {
-    let mut engine = Engine::start(args);
-    engine.send_raw(script.as_bytes());
-    engine.close();
-    let mut text = String::new();
-    while let Some(line) = engine.line() {
-        text.push_str(&line);
-        text.push('\n');
-    }
+    let output = run_with_input(args, script.as_bytes());
+    let text = String::from_utf8(output.stdout).expect("UTF-8 answers");
     let answers = text
         .split("\n\n")
         .filter(|a| !a.is_empty())
         .map(str::to_string)
         .collect();
-    (answers, engine.wait())
+    (answers, output.status.code())
 }
 
 /// The same script's commands sent one at a time, each answer awaited; answers in
