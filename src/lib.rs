@@ -16,6 +16,9 @@
 //!   judges every move with [`games`], schedules, statistics and records.
 //! - [`conformance`] runs the conformance suite (`.tst` files) against any engine
 //!   command; it talks to engines only through their pipes.
+//! - [`client`] is the one client for child engines (spawn, framed answers with
+//!   deadlines, stderr kept, kill on drop) that the arena, the conformance runner and
+//!   the tests drive engines through.
 //! - [`cpu`] detects the CPU's features once and picks the compiled copy of a hot
 //!   kernel (perft, the endgame solver) that uses them, and reads the CPU time the
 //!   process has used (for the benchmarks' nodes per CPU-second).
@@ -70,6 +73,7 @@
 
 pub mod ai;
 pub mod arena;
+pub mod client;
 pub mod conformance;
 pub mod cpu;
 pub mod games;

@@ -3,6 +3,7 @@
 
 pub mod baseline;
 pub mod battleship;
+pub(crate) mod key_hash;
 pub mod limits;
 pub mod othello;
 pub mod shell;

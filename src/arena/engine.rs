@@ -1,10 +1,8 @@
-//! A child engine: a process speaking our protocol on piped stdin/stdout.
-//!
-//! A reader thread turns the engine's stdout into timestamped lines on a channel, so
-//! every read has a deadline and a hung engine never hangs the arena. Answers are read
-//! by their GTP 2 framing (`=`/`?`, optional id, text, empty line); anything else is a
-//! protocol error. The process is killed when the handle drops, so no engine outlives
-//! the arena.
+//! A child engine: a process speaking our protocol (or NBoard's) through the
+//! [`crate::client`], which gives every read a deadline, reads answers by their GTP 2
+//! framing (`=`/`?`, text, empty line; empty lines before an answer are passed over),
+//! keeps the engine's stderr and kills the process when the handle drops, so no engine
+//! outlives the arena.
 //!
 //! At start the arena reads the engine's `list_commands` (or, if refused, asks
 //! `known_command`), so it sends only what the engine knows: an engine without
@@ -16,17 +14,15 @@
 
 use std::fmt;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow, bail};
 
+use crate::client::{self, Client, Echo, Framing, Group, Stderr, Transcript};
+pub use crate::client::{abort_all, aborted, split_words};
 use crate::games::GameKind;
+use crate::protocol::Command;
 
 /// The commands beyond GTP 2's required ones that the arena uses when an engine has
 /// them; asked one by one with `known_command` when `list_commands` is refused.
@@ -41,33 +37,6 @@ const USEFUL: [&str; 8] = [
     "boardsize",
 ];
 
-/// Set once the run is interrupted: every wait for an engine ends with
-/// [`Failure::Aborted`].
-static ABORT: AtomicBool = AtomicBool::new(false);
-
-/// How often a wait for an engine looks at [`ABORT`].
-const ABORT_POLL: Duration = Duration::from_millis(50);
-
-/// Lines read ahead from an engine's stdout; a flooding engine then waits on its pipe.
-const LINES_QUEUED: usize = 4096;
-
-/// The longest line kept whole; a longer one is cut there (and is garbage anyway).
-const LINE_LIMIT: u64 = 1 << 20;
-
-/// The stderr bytes an engine log keeps per process.
-const LOG_LIMIT: usize = 10 << 20;
-
-/// Stops every wait for every engine (Ctrl-C).
-pub fn abort_all() {
-    ABORT.store(true, Ordering::SeqCst);
-}
-
-/// Whether [`abort_all`] was called.
-#[must_use]
-pub fn aborted() -> bool {
-    ABORT.load(Ordering::SeqCst)
-}
-
 /// How to start an engine's process.
 #[derive(Clone, Debug, Default)]
 pub struct Launch {
@@ -77,87 +46,12 @@ pub struct Launch {
     pub log: Option<Arc<Mutex<File>>>,
 }
 
-/// Reads `input` line by line (a line cut at [`LINE_LIMIT`], without its end of
-/// line, invalid UTF-8 replaced) into `each`, until the end or `each` answers false.
-fn read_lines(input: impl Read, mut each: impl FnMut(&str) -> bool) {
-    let mut reader = BufReader::new(input);
-    let mut buffer = Vec::new();
-    loop {
-        buffer.clear();
-        match reader
-            .by_ref()
-            .take(LINE_LIMIT)
-            .read_until(b'\n', &mut buffer)
-        {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        let text = String::from_utf8_lossy(&buffer);
-        if !each(text.trim_end_matches(['\n', '\r'])) {
-            break;
-        }
-    }
-}
-
-/// One line of an engine log: `TAG DIRECTION LINE` (`>` sent, `<` read, `!` stderr).
-fn write_log(file: &Mutex<File>, tag: &str, direction: char, line: &str) {
-    if let Ok(mut file) = file.lock() {
-        let _ = writeln!(file, "{tag} {direction} {line}");
-    }
-}
-
 /// An engine as given on the command line: `NAME=COMMAND ARGS…`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
     pub name: String,
     pub program: String,
     pub args: Vec<String>,
-}
-
-/// Splits a command line into words: spaces separate, single or double quotes group,
-/// a backslash escapes the next character outside single quotes.
-pub fn split_words(text: &str) -> Result<Vec<String>> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut quote: Option<char> = None;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some('\''), c) => word.push(c),
-            (_, '\\') => {
-                word.push(
-                    chars
-                        .next()
-                        .ok_or_else(|| anyhow!("a trailing backslash"))?,
-                );
-                in_word = true;
-            }
-            (Some(_), c) => word.push(c),
-            (None, '"' | '\'') => {
-                quote = Some(c);
-                in_word = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            (None, c) => {
-                word.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if quote.is_some() {
-        bail!("an unclosed quote");
-    }
-    if in_word {
-        words.push(word);
-    }
-    Ok(words)
 }
 
 impl EngineSpec {
@@ -226,17 +120,26 @@ pub fn clip(text: &str) -> String {
     clipped
 }
 
+/// The failure for an error of the client.
+impl From<client::Error> for Failure {
+    fn from(error: client::Error) -> Failure {
+        match error {
+            client::Error::Spawn(why) => Failure::Crash(format!("cannot start: {why}")),
+            client::Error::Write(why) => Failure::Crash(why),
+            client::Error::Closed => Failure::Crash("its output closed".into()),
+            client::Error::Stall => Failure::Stall,
+            client::Error::Garbage(line) => Failure::Garbage(line),
+            client::Error::WrongId(line) => Failure::WrongId(line),
+            client::Error::Aborted => Failure::Aborted,
+        }
+    }
+}
+
 /// One running engine.
 pub struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<(Instant, String)>,
+    client: Client,
     /// The names its `list_commands` gave (empty if it refused the command).
     commands: Vec<String>,
-    /// An answer's first line was read but not its end (a deadline fell in between).
-    in_answer: bool,
-    /// The exchange's log, and this process's tag on each line (`NAME PID`).
-    log: Option<(Arc<Mutex<File>>, String)>,
     /// For an NBoard engine: the game the adapter keeps ([`super::nboard`]).
     nboard: Option<super::nboard::State>,
 }
@@ -256,71 +159,29 @@ impl Engine {
         Ok(engine)
     }
 
-    /// Starts the engine's process as `launch` says, with a reader thread on its
-    /// stdout (and on its stderr when there is a log).
+    /// Starts the engine's process as `launch` says. It gets its own process group: a
+    /// Ctrl-C at the terminal reaches the arena alone, which then stops the engines
+    /// itself (an engine killed by the signal first would lose its game for a crash).
     pub fn spawn(spec: &EngineSpec, launch: &Launch) -> Result<Engine, Failure> {
-        let mut command = Command::new(&spec.program);
-        if let Some(dir) = &launch.dir {
-            command.current_dir(dir);
-        }
-        // Its own process group: a Ctrl-C at the terminal reaches the arena alone,
-        // which then stops the engines itself (an engine killed by the signal first
-        // would lose its game for a crash).
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let mut child = command
-            .args(&spec.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(if launch.log.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            })
-            .spawn()
-            .map_err(|e| Failure::Crash(format!("cannot start {:?}: {e}", spec.program)))?;
-        let log = launch
-            .log
-            .clone()
-            .map(|file| (file, format!("{} {}", spec.name, child.id())));
-        if let (Some((file, tag)), Some(stderr)) = (&log, child.stderr.take()) {
-            let (file, tag) = (Arc::clone(file), tag.clone());
-            thread::spawn(move || {
-                let mut written = 0;
-                read_lines(stderr, |line| {
-                    if written < LOG_LIMIT {
-                        written += line.len();
-                        write_log(&file, &tag, '!', line);
-                        if written >= LOG_LIMIT {
-                            write_log(&file, &tag, '!', "(stderr past 10 MB: the rest is dropped)");
-                        }
-                    }
-                    true
-                });
-            });
-        }
-        let stdout = child
-            .stdout
-            .take()
-            .ok_or_else(|| Failure::Crash("no stdout".into()))?;
-        let (sender, lines) = mpsc::sync_channel(LINES_QUEUED);
-        let stdout_log = log.clone();
-        thread::spawn(move || {
-            read_lines(stdout, |line| {
-                if let Some((file, tag)) = &stdout_log {
-                    write_log(file, tag, '<', line);
-                }
-                sender.send((Instant::now(), line.to_string())).is_ok()
-            });
-        });
-        let stdin = child.stdin.take();
+        let client = Client::spawn(&client::Launch {
+            name: spec.name.clone(),
+            program: spec.program.clone().into(),
+            args: spec.args.clone(),
+            dir: launch.dir.clone().map(Into::into),
+            stderr: Stderr::Log,
+            group: Group::Own,
+            framing: Framing::Lenient,
+            transcript: launch.log.clone().map(Transcript),
+        })
+        .map_err(|error| match error {
+            client::Error::Spawn(why) => {
+                Failure::Crash(format!("cannot start {:?}: {why}", spec.program))
+            }
+            other => other.into(),
+        })?;
         Ok(Engine {
-            child,
-            stdin,
-            lines,
+            client,
             commands: Vec::new(),
-            in_answer: false,
-            log,
             nboard: None,
         })
     }
@@ -342,17 +203,17 @@ impl Engine {
             }
             return done;
         }
-        let version = self.ask("protocol_version", timeout)?;
+        let version = self.ask(Command::ProtocolVersion, timeout)?;
         if version.trim() != "2" {
             return Err(Failure::Garbage(format!("protocol_version {version}")));
         }
-        self.ask("name", timeout)?;
-        self.commands = match self.ask("list_commands", timeout) {
+        self.ask(Command::Name, timeout)?;
+        self.commands = match self.ask(Command::ListCommands, timeout) {
             Ok(list) => list.split_whitespace().map(str::to_string).collect(),
             Err(Failure::Refused(_)) => {
                 let mut known = Vec::new();
                 for name in USEFUL {
-                    match self.ask(&format!("known_command {name}"), timeout) {
+                    match self.ask(Command::KnownCommand(name.into()), timeout) {
                         Ok(answer) if answer.trim() == "true" => known.push(name.to_string()),
                         Ok(_) | Err(Failure::Refused(_)) => {}
                         Err(failure) => return Err(failure),
@@ -363,7 +224,7 @@ impl Engine {
             Err(failure) => return Err(failure),
         };
         if self.knows("set_game") {
-            self.ask(&format!("set_game {}", game.name()), timeout)?;
+            self.ask(Command::SetGame(game), timeout)?;
         }
         Ok(())
     }
@@ -389,7 +250,11 @@ impl Engine {
             )));
         }
         for (name, value) in options {
-            self.ask(&format!("set_option {name} {value}"), timeout)?;
+            let option = Command::SetOption {
+                name: name.clone(),
+                value: value.clone(),
+            };
+            self.ask(option, timeout)?;
         }
         Ok(())
     }
@@ -411,7 +276,7 @@ impl Engine {
     /// The engine's process id (for logs).
     #[must_use]
     pub fn pid(&self) -> u32 {
-        self.child.id()
+        self.client.pid()
     }
 
     /// Reads and drops the answer the engine still owes (to a thinking command whose
@@ -427,29 +292,20 @@ impl Engine {
         if self.knows("gogui-interrupt") {
             self.send("# interrupt")?;
         }
-        let deadline = Instant::now() + timeout;
-        if !self.in_answer {
-            self.receive(deadline)
-                .map(|_| ())
-                .or_else(|failure| match failure {
-                    Failure::Refused(_) => Ok(()),
-                    other => Err(other),
-                })
-        } else {
-            while !self.line(deadline)?.1.is_empty() {}
-            self.in_answer = false;
-            Ok(())
-        }
+        // A `?` answer is an answer too: the engine is in step after it.
+        self.client
+            .answer(Instant::now() + timeout, Echo::Nothing)?;
+        Ok(())
     }
 
-    /// Sends one command line; answers the moment it was sent.
-    pub fn send(&mut self, line: &str) -> Result<Instant, Failure> {
+    /// Sends one command; answers the moment it was sent.
+    pub fn send(&mut self, command: impl fmt::Display) -> Result<Instant, Failure> {
         if let Some(mut state) = self.nboard.take() {
-            let sent = super::nboard::send(self, &mut state, line);
+            let sent = super::nboard::send(self, &mut state, &command.to_string());
             self.nboard = Some(state);
             return sent;
         }
-        self.write_line(line)
+        self.write_line(command)
     }
 
     /// Speaks the NBoard protocol from now on (before the handshake).
@@ -458,125 +314,52 @@ impl Engine {
     }
 
     /// Writes one line to the engine as it is; answers the moment it was sent.
-    pub(super) fn write_line(&mut self, line: &str) -> Result<Instant, Failure> {
-        log::debug!("arena > {line}");
-        if let Some((file, tag)) = &self.log {
-            write_log(file, tag, '>', line);
-        }
-        let stdin = self
-            .stdin
-            .as_mut()
-            .ok_or_else(|| Failure::Crash("input closed".into()))?;
-        stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .and_then(|()| stdin.flush())
-            .map_err(|e| Failure::Crash(format!("cannot write: {e}")))?;
-        Ok(Instant::now())
+    pub(super) fn write_line(&mut self, line: impl fmt::Display) -> Result<Instant, Failure> {
+        Ok(self.client.send(line)?)
     }
 
-    /// The next line by `deadline`, waiting in short slices so that an abort
-    /// ([`abort_all`]) stops the wait at once.
+    /// The next line by `deadline` (a wait that [`abort_all`] ends at once).
     pub(super) fn next_line(&mut self, deadline: Instant) -> Result<(Instant, String), Failure> {
-        self.line(deadline)
-    }
-
-    fn line(&mut self, deadline: Instant) -> Result<(Instant, String), Failure> {
-        loop {
-            if aborted() {
-                return Err(Failure::Aborted);
-            }
-            let wait = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(wait.min(ABORT_POLL)) {
-                Ok(line) => return Ok(line),
-                Err(RecvTimeoutError::Timeout) if wait > ABORT_POLL => {}
-                Err(RecvTimeoutError::Timeout) => return Err(Failure::Stall),
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(Failure::Crash("its output closed".into()));
-                }
-            }
-        }
+        Ok(self.client.line(deadline)?)
     }
 
     /// Reads one answer by `deadline`: the success text and when its first line
-    /// arrived, or the failure (`?` answers are [`Failure::Refused`]).
+    /// arrived, or the failure (`?` answers are [`Failure::Refused`]; an answer with
+    /// an id is [`Failure::WrongId`], as the arena sends none).
     pub fn receive(&mut self, deadline: Instant) -> Result<(String, Instant), Failure> {
         if let Some(mut state) = self.nboard.take() {
             let answer = super::nboard::receive(self, &mut state, deadline);
             self.nboard = Some(state);
             return answer;
         }
-        let (at, first) = loop {
-            let (at, line) = self.line(deadline)?;
-            if !line.trim().is_empty() {
-                break (at, line);
-            }
-        };
-        log::debug!("arena < {first}");
-        self.in_answer = true;
-        let ok = match first.chars().next() {
-            Some('=') => true,
-            Some('?') => false,
-            _ => return Err(Failure::Garbage(first)),
-        };
-        let tail = first.get(1..).unwrap_or("");
-        // GTP 2: an answer carries the command's id, and the arena sends none.
-        if tail.starts_with(|c: char| c.is_ascii_digit()) {
-            return Err(Failure::WrongId(first));
-        }
-        let mut text = match tail.strip_prefix(' ') {
-            Some(rest) => rest.to_string(),
-            None if tail.is_empty() => String::new(),
-            None => return Err(Failure::Garbage(first)),
-        };
-        loop {
-            let (_, line) = self.line(deadline)?;
-            if line.is_empty() {
-                break;
-            }
-            text.push('\n');
-            text.push_str(&line);
-        }
-        self.in_answer = false;
-        if ok {
-            Ok((text, at))
+        let reply = self.client.answer(deadline, Echo::Nothing)?;
+        if reply.ok {
+            Ok((reply.text, reply.at))
         } else {
-            Err(Failure::Refused(text))
+            Err(Failure::Refused(reply.text))
         }
     }
 
     /// Sends a command and reads its answer within `timeout`.
-    pub fn ask(&mut self, line: &str, timeout: Duration) -> Result<String, Failure> {
+    pub fn ask(
+        &mut self,
+        command: impl fmt::Display,
+        timeout: Duration,
+    ) -> Result<String, Failure> {
         if let Some(mut state) = self.nboard.take() {
-            let answer = super::nboard::ask(self, &mut state, line);
+            let answer = super::nboard::ask(self, &mut state, &command.to_string());
             self.nboard = Some(state);
             return answer;
         }
-        let sent = self.send(line)?;
+        let sent = self.send(command)?;
         self.receive(sent + timeout).map(|(text, _)| text)
     }
 
-    /// Ends the engine: `quit`, a moment to exit, then a kill.
+    /// Ends the engine: `quit`, a moment to exit, then a kill (when it drops).
     pub fn quit(mut self) {
-        if self.write_line("quit").is_ok() {
-            let deadline = Instant::now() + Duration::from_millis(500);
-            while Instant::now() < deadline {
-                if let Ok(Some(_)) = self.child.try_wait() {
-                    return;
-                }
-                thread::sleep(Duration::from_millis(10));
-            }
+        if self.write_line(Command::Quit).is_ok() {
+            self.client.wait_exit(Duration::from_millis(500));
         }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        self.stdin = None;
-        if let Ok(Some(_)) = self.child.try_wait() {
-            return;
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

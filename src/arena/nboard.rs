@@ -79,7 +79,7 @@ fn square(mv: Move) -> String {
 fn sync(engine: &mut Engine, state: &mut State, deadline: Instant) -> Result<(), Failure> {
     state.ping += 1;
     let ping = state.ping;
-    engine.write_line(&format!("ping {ping}"))?;
+    engine.write_line(format!("ping {ping}"))?;
     let pong = format!("pong {ping}");
     while engine.next_line(deadline)?.1.trim() != pong {}
     Ok(())
@@ -93,9 +93,7 @@ pub fn handshake(engine: &mut Engine, state: &mut State, timeout: Duration) -> R
 
 /// Sets an option as `set NAME VALUE`.
 pub fn set_option(engine: &mut Engine, name: &str, value: &str) -> Result<(), Failure> {
-    engine
-        .write_line(&format!("set {name} {value}"))
-        .map(|_| ())
+    engine.write_line(format!("set {name} {value}")).map(|_| ())
 }
 
 /// A GTP command that is not a thinking one, answered for the engine.
@@ -132,7 +130,7 @@ pub fn ask(engine: &mut Engine, state: &mut State, line: &str) -> Result<String,
                 .map_err(|e| Failure::Refused(format!("illegal move: {e}")))?;
             state.moves.push(mv);
             if state.synced {
-                engine.write_line(&format!("move {}", square(mv)))?;
+                engine.write_line(format!("move {}", square(mv)))?;
             }
             Ok(String::new())
         }
@@ -150,7 +148,7 @@ pub fn send(engine: &mut Engine, state: &mut State, line: &str) -> Result<Instan
         return Err(Failure::Refused(format!("{line} has no NBoard form")));
     }
     if !state.synced {
-        engine.write_line(&format!("set game {}", state.ggf()))?;
+        engine.write_line(format!("set game {}", state.ggf()))?;
         state.synced = true;
     }
     engine.write_line("go")
@@ -185,7 +183,7 @@ pub fn receive(
             let mut position = state.position();
             if position.play(position.side_to_move(), mv).is_ok() {
                 state.moves.push(mv);
-                engine.write_line(&format!("move {}", square(mv)))?;
+                engine.write_line(format!("move {}", square(mv)))?;
             }
         }
         return Ok((text, at));

@@ -13,7 +13,7 @@ use anyhow::{Context, Result, anyhow, bail};
 
 use super::referee::Opening;
 use crate::games::GameKind;
-use crate::games::othello::{Move, Position as OthelloPosition};
+use crate::games::othello::{Move, Position as OthelloPosition, random_play};
 use crate::games::shell::{Cell as ShellCell, Position as ShellPosition};
 use crate::rng::Rng;
 
@@ -184,20 +184,9 @@ impl Openings {
 }
 
 fn random_othello(plies: u32, rng: &mut Rng) -> Opening {
-    'attempt: for _ in 0..ATTEMPTS {
-        let mut position = OthelloPosition::start();
-        let mut moves = Vec::new();
-        for _ in 0..plies {
-            let legal = position.legal_moves();
-            let Some(&mv) = rng.choose(&legal) else {
-                continue 'attempt;
-            };
-            if position.play(position.side_to_move(), mv).is_err() {
-                continue 'attempt;
-            }
-            moves.push(mv);
-        }
-        if !position.is_over() {
+    for _ in 0..ATTEMPTS {
+        let (position, moves) = random_play(rng, |_, moves| moves.len() == plies as usize);
+        if moves.len() == plies as usize && !position.is_over() {
             return Opening::Othello {
                 position,
                 moves: Some(moves),

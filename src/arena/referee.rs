@@ -16,7 +16,8 @@ use super::engine::{Engine, Failure, clip};
 use crate::games::battleship::{Cell as SeaCell, Fleet, ShotResult, Table};
 use crate::games::othello::{Move, Position as OthelloPosition};
 use crate::games::shell::{Cell as ShellCell, Position as ShellPosition};
-use crate::games::{Color, Outcome};
+use crate::games::{Color, GameKind, Outcome};
+use crate::protocol::Command;
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -150,7 +151,7 @@ impl Opening {
     /// `set_position`: `play COLOR MOVE` (Othello), `resolve_turn BLACK WHITE` (Shell);
     /// `None` when the moves are not known.
     #[must_use]
-    pub fn moves(&self) -> Option<Vec<String>> {
+    pub fn moves(&self) -> Option<Vec<Command>> {
         match self {
             Opening::Othello { moves, .. } => {
                 let mut position = OthelloPosition::start();
@@ -158,7 +159,11 @@ impl Opening {
                 for &mv in moves.as_ref()? {
                     let color = position.side_to_move();
                     position.play(color, mv).ok()?;
-                    lines.push(format!("play {} {mv}", color.name()));
+                    lines.push(Command::Play {
+                        color,
+                        mv: mv.to_string(),
+                        claim: None,
+                    });
                 }
                 Some(lines)
             }
@@ -166,7 +171,10 @@ impl Opening {
                 turns
                     .as_ref()?
                     .iter()
-                    .map(|(black, white)| format!("resolve_turn {black} {white}"))
+                    .map(|(black, white)| Command::ResolveTurn {
+                        black: black.to_string(),
+                        white: white.to_string(),
+                    })
                     .collect(),
             ),
             Opening::Battleship => Some(Vec::new()),
@@ -283,7 +291,7 @@ type Step<T> = Result<T, Ending>;
 
 impl Match<'_> {
     /// A command to `color` that must succeed within the stall timeout.
-    fn ask(&mut self, color: Color, line: &str) -> Step<String> {
+    fn ask(&mut self, color: Color, line: impl fmt::Display) -> Step<String> {
         let stall = self.rules.stall;
         self.engines[color.index()]
             .ask(line, stall)
@@ -292,7 +300,7 @@ impl Match<'_> {
 
     /// Tells `color` its clock, then sends `line` (a thinking command); answers the
     /// moment it was sent.
-    fn send_think(&mut self, color: Color, line: &str) -> Step<Instant> {
+    fn send_think(&mut self, color: Color, line: impl fmt::Display) -> Step<Instant> {
         let engine = &*self.engines[color.index()];
         if let TimeControl::Clock { moves, .. } = self.rules.time[color.index()]
             && engine.knows("time_left")
@@ -307,7 +315,7 @@ impl Match<'_> {
             };
             self.ask(
                 color,
-                &format!("time_left {} {seconds} {stones}", color.name()),
+                format!("time_left {} {seconds} {stones}", color.name()),
             )?;
         }
         self.engines[color.index()]
@@ -368,7 +376,7 @@ impl Match<'_> {
         Ok(text)
     }
 
-    fn think(&mut self, color: Color, line: &str) -> Step<String> {
+    fn think(&mut self, color: Color, line: impl fmt::Display) -> Step<String> {
         let sent = self.send_think(color, line)?;
         self.await_think(color, sent)
     }
@@ -404,7 +412,7 @@ impl Match<'_> {
                 return Ok(self.adjudicated(outcome, &format!("discs {black}-{white}")));
             }
             let mover = position.side_to_move();
-            let text = self.think(mover, &format!("genmove {}", mover.name()))?;
+            let text = self.think(mover, Command::Genmove(mover))?;
             let mv = Move::parse(text.trim()).ok_or_else(|| {
                 Ending::loss(
                     mover,
@@ -420,7 +428,12 @@ impl Match<'_> {
                 )
             })?;
             self.moves.push(mv.to_string());
-            self.ask(mover.opponent(), &format!("play {} {mv}", mover.name()))?;
+            let play = Command::Play {
+                color: mover,
+                mv: mv.to_string(),
+                claim: None,
+            };
+            self.ask(mover.opponent(), play)?;
         }
     }
 
@@ -466,8 +479,8 @@ impl Match<'_> {
             }
             // Both picks are asked for before either is read: neither engine sees the
             // other's, and both think at the same time.
-            let black_sent = self.send_think(Color::Black, "genmove black");
-            let white_sent = self.send_think(Color::White, "genmove white");
+            let black_sent = self.send_think(Color::Black, Command::Genmove(Color::Black));
+            let white_sent = self.send_think(Color::White, Command::Genmove(Color::White));
             let black = black_sent.and_then(|sent| self.await_think(Color::Black, sent));
             let white = white_sent.and_then(|sent| self.await_think(Color::White, sent));
             let black = Self::shell_pick(&position, Color::Black, black);
@@ -487,7 +500,11 @@ impl Match<'_> {
             self.moves.push(format!("{black}/{white}"));
             let expected = report.to_string();
             for color in Color::ALL {
-                let answer = self.ask(color, &format!("resolve_turn {black} {white}"))?;
+                let turn = Command::ResolveTurn {
+                    black: black.to_string(),
+                    white: white.to_string(),
+                };
+                let answer = self.ask(color, turn)?;
                 if answer.trim() != expected {
                     return Err(Ending::loss(
                         color,
@@ -505,7 +522,7 @@ impl Match<'_> {
     fn battleship(&mut self, fleets: &mut [Option<String>; 2]) -> Step<Ending> {
         let mut table = Table::new();
         for color in Color::ALL {
-            let text = self.ask(color, &format!("genfleet {}", color.name()))?;
+            let text = self.ask(color, Command::GenFleet(color))?;
             let fleet = Fleet::parse(text.trim()).map_err(|e| {
                 Ending::loss(
                     color,
@@ -531,8 +548,8 @@ impl Match<'_> {
             ));
         }
         for color in Color::ALL {
-            self.ask(color, "ready white")?;
-            self.ask(color, "start")?;
+            self.ask(color, Command::Ready(Color::White))?;
+            self.ask(color, Command::Start)?;
         }
         loop {
             let status = table.status();
@@ -554,7 +571,7 @@ impl Match<'_> {
                     "internal error: nobody to shoot".into(),
                 ));
             };
-            let text = self.think(shooter, &format!("genmove {}", shooter.name()))?;
+            let text = self.think(shooter, Command::Genmove(shooter))?;
             let cell = SeaCell::parse(text.trim()).ok_or_else(|| {
                 Ending::loss(
                     shooter,
@@ -574,9 +591,14 @@ impl Match<'_> {
                 other => format!("{cell}:{other}"),
             });
             let name = shooter.name();
-            self.ask(shooter, &format!("play {name} {cell} {result}"))?;
+            self.ask(shooter, format!("play {name} {cell} {result}"))?;
             let target = shooter.opponent();
-            let claim = self.ask(target, &format!("play {name} {cell}"))?;
+            let shot = Command::Play {
+                color: shooter,
+                mv: cell.to_string(),
+                claim: None,
+            };
+            let claim = self.ask(target, shot)?;
             if ShotResult::parse(&claim) != Some(result) {
                 return Err(Ending::loss(
                     target,
@@ -677,16 +699,17 @@ fn set_up(game: &mut Match, color: Color, opening: &Opening, time: TimeControl) 
     let engine = &*game.engines[color.index()];
     let (knows_game, knows_position) = (engine.knows("set_game"), engine.knows("set_position"));
     let clock = clock_settings(engine, time);
-    let name = match opening {
-        Opening::Othello { .. } => "othello",
-        Opening::Shell { .. } => "shell",
-        Opening::Battleship => "battleship",
+    let kind = match opening {
+        Opening::Othello { .. } => GameKind::Othello,
+        Opening::Shell { .. } => GameKind::Shell,
+        Opening::Battleship => GameKind::Battleship,
     };
+    let name = kind.name();
     if knows_game {
-        game.ask(color, &format!("set_game {name}"))?;
-    } else if name == "othello" {
-        game.ask(color, "boardsize 8")?;
-        game.ask(color, "clear_board")?;
+        game.ask(color, Command::SetGame(kind))?;
+    } else if kind == GameKind::Othello {
+        game.ask(color, Command::BoardSize(8))?;
+        game.ask(color, Command::ClearBoard)?;
     } else {
         return Err(Ending::loss(
             color,
@@ -696,10 +719,10 @@ fn set_up(game: &mut Match, color: Color, opening: &Opening, time: TimeControl) 
     }
     if !opening.from_start() {
         if knows_position {
-            game.ask(color, &format!("set_position {}", opening.notation()))?;
+            game.ask(color, Command::SetPosition(opening.notation()))?;
         } else if let Some(moves) = opening.moves() {
-            for line in moves {
-                game.ask(color, &line)?;
+            for command in moves {
+                game.ask(color, command)?;
             }
         } else {
             return Err(Ending::loss(

@@ -1,16 +1,14 @@
-//! One engine under test as a child process: commands go to its stdin; a reader thread
-//! turns its stdout into lines on a channel, so every answer can be awaited with a
-//! deadline. The child is always reaped: [`Drop`] kills and waits for it.
+//! One engine under test as a child process, driven through the [`crate::client`]:
+//! commands go to its stdin, every answer is awaited with a deadline and read by its
+//! strict GTP 2 framing, its stderr goes to the log, and the child is always reaped
+//! (dropping the client kills and waits for it).
 
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::suite::{Answer, AnswerStatus};
+use crate::client::{self, Client, Echo, Launch};
 
 /// Why an engine can answer no more: the rest of its file cannot run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,49 +39,20 @@ impl fmt::Display for Fault {
 
 /// A running engine.
 pub struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    client: Client,
 }
 
 impl Engine {
-    /// Starts `program` with `args` in `dir`, stdin and stdout piped, stderr discarded.
+    /// Starts `program` with `args` in `dir`, stdin and stdout piped, stderr to the log.
     pub fn start(program: &Path, args: &[String], dir: &Path) -> Result<Engine, Fault> {
-        let mut child = Command::new(program)
-            .args(args)
-            .current_dir(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|error| Fault::Spawn(format!("{}: {error}", program.display())))?;
-        let stdin = child.stdin.take();
-        let Some(stdout) = child.stdout.take() else {
-            return Err(Fault::Spawn("no pipe to the engine's output".into()));
+        let launch = Launch {
+            dir: Some(dir.to_path_buf()),
+            ..Launch::new("engine", program, args)
         };
-        let (sender, lines) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut bytes = Vec::new();
-            loop {
-                bytes.clear();
-                match reader.read_until(b'\n', &mut bytes) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&bytes);
-                        let line = line.trim_end_matches('\n').trim_end_matches('\r');
-                        if sender.send(line.to_string()).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
-        Ok(Engine {
-            child,
-            stdin,
-            lines,
-        })
+        match Client::spawn(&launch) {
+            Ok(client) => Ok(Engine { client }),
+            Err(error) => Err(Fault::Spawn(format!("{}: {error}", program.display()))),
+        }
     }
 
     /// Sends one command line and reads its whole answer (up to the empty line).
@@ -94,128 +63,41 @@ impl Engine {
         id: Option<u64>,
         timeout: Duration,
     ) -> Result<Answer, Fault> {
-        let deadline = Instant::now() + timeout;
-        let written = match self.stdin.as_mut() {
-            Some(stdin) => stdin
-                .write_all(format!("{command}\n").as_bytes())
-                .and_then(|()| stdin.flush()),
-            None => Err(std::io::ErrorKind::BrokenPipe.into()),
-        };
-        if written.is_err() {
-            return Err(self.exited());
-        }
-        let first = self.line(deadline, timeout)?;
-        let (status, text) = parse_first_line(&first, id).ok_or(Fault::Garbage(first.clone()))?;
-        let mut text = text.to_string();
-        loop {
-            let line = self.line(deadline, timeout)?;
-            if line.is_empty() {
-                break;
+        let echo = id.map_or(Echo::Any, Echo::Id);
+        match self.client.ask(command, echo, timeout) {
+            Ok(reply) => Ok(Answer {
+                status: if reply.ok {
+                    AnswerStatus::Success
+                } else {
+                    AnswerStatus::Failure
+                },
+                text: reply.text.trim().to_string(),
+            }),
+            Err(client::Error::Stall) => Err(Fault::Timeout(timeout)),
+            Err(client::Error::Garbage(line) | client::Error::WrongId(line)) => {
+                Err(Fault::Garbage(line))
             }
-            text.push('\n');
-            text.push_str(&line);
+            Err(
+                client::Error::Spawn(_)
+                | client::Error::Write(_)
+                | client::Error::Closed
+                | client::Error::Aborted,
+            ) => Err(self.exited()),
         }
-        Ok(Answer {
-            status,
-            text: text.trim().to_string(),
-        })
     }
 
     /// Ends the engine politely: `quit`, then EOF, then a kill after `grace`.
     pub fn quit(mut self, grace: Duration) {
         let _ = self.ask("quit", None, grace);
-        self.stdin = None;
-        let deadline = Instant::now() + grace;
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
+        self.client.close_input();
+        self.client.wait_exit(grace);
         // Drop kills and reaps it.
-    }
-
-    /// The next output line, before `deadline`.
-    fn line(&mut self, deadline: Instant, timeout: Duration) -> Result<String, Fault> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(Fault::Timeout(timeout)),
-            Err(RecvTimeoutError::Disconnected) => Err(self.exited()),
-        }
     }
 
     /// The fault for an engine whose pipes closed, with its exit status when it ends
     /// soon enough to tell.
     fn exited(&mut self) -> Fault {
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return Fault::Exited(Some(status.to_string()));
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
-        Fault::Exited(None)
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        self.stdin = None;
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
-    }
-}
-
-/// Reads an answer's first line: `=` or `?`, the id (required and equal when the
-/// command had one), then nothing or a space and the text. `None` for anything else.
-fn parse_first_line(line: &str, id: Option<u64>) -> Option<(AnswerStatus, &str)> {
-    let status = match line.chars().next()? {
-        '=' => AnswerStatus::Success,
-        '?' => AnswerStatus::Failure,
-        _ => return None,
-    };
-    let rest = &line[1..];
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    let (echoed, text) = rest.split_at(digits);
-    if let Some(id) = id
-        && echoed.parse::<u64>().ok() != Some(id)
-    {
-        return None;
-    }
-    if text.is_empty() {
-        return Some((status, ""));
-    }
-    let text = text.strip_prefix([' ', '\t'])?;
-    Some((status, text))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn first_lines_are_read_per_gtp_2() {
-        use AnswerStatus::{Failure, Success};
-        assert_eq!(parse_first_line("= 2", None), Some((Success, "2")));
-        assert_eq!(parse_first_line("=12 e5", Some(12)), Some((Success, "e5")));
-        assert_eq!(
-            parse_first_line("?3 illegal move", Some(3)),
-            Some((Failure, "illegal move"))
-        );
-        assert_eq!(parse_first_line("=4", Some(4)), Some((Success, "")));
-        assert_eq!(parse_first_line("= ", None), Some((Success, "")));
-        assert_eq!(parse_first_line("=", None), Some((Success, "")));
-    }
-
-    #[test]
-    fn garbage_and_wrong_ids_are_refused() {
-        assert_eq!(parse_first_line("hello", None), None);
-        assert_eq!(parse_first_line("", None), None);
-        assert_eq!(parse_first_line("=5 e5", Some(12)), None);
-        assert_eq!(parse_first_line("= e5", Some(12)), None);
-        assert_eq!(parse_first_line("=e5", None), None);
+        let status = self.client.wait_exit(Duration::from_millis(500));
+        Fault::Exited(status.map(|status| status.to_string()))
     }
 }

@@ -6,13 +6,11 @@
 //! - [`engine`] is the child process under test: pipes, a reader thread, deadlines,
 //!   and a kill that always reaps.
 //! - [`runner`] is the one loop that sends steps, judges cases, reports and counts.
-//! - [`command_line`] splits `--engine "CMD ARGS"` like a shell, without one.
 //!
 //! Nothing here panics on a file's or an engine's content: a bad file is a
 //! [`LoadError`], a misbehaving engine is a [`Fault`] that fails its file's remaining
 //! cases.
 
-pub mod command_line;
 pub mod engine;
 pub mod junit;
 pub mod runner;
@@ -53,12 +51,36 @@ impl fmt::Display for LoadError {
 /// source (a chained report would print it twice).
 impl std::error::Error for LoadError {}
 
+/// Why an `--engine` command line cannot start an engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CommandLineError {
+    /// Nothing but white space.
+    Empty,
+    /// It cannot be split into words (an unclosed quote, a lone backslash at the end).
+    Malformed(String),
+}
+
+impl fmt::Display for CommandLineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandLineError::Empty => f.write_str("the engine command is empty"),
+            CommandLineError::Malformed(why) => {
+                write!(f, "the engine command cannot be split into words: {why}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CommandLineError {}
+
 impl Config {
     /// A config from an `--engine` command line; a relative program path with a
     /// separator (`./target/debug/tabula`) is made absolute against the current folder.
-    pub fn new(engine: &str, timeout: Duration) -> Result<Config, command_line::SplitError> {
-        let mut words = command_line::split(engine)?.into_iter();
-        let program = words.next().ok_or(command_line::SplitError::Empty)?;
+    pub fn new(engine: &str, timeout: Duration) -> Result<Config, CommandLineError> {
+        let mut words = crate::client::split_words(engine)
+            .map_err(CommandLineError::Malformed)?
+            .into_iter();
+        let program = words.next().ok_or(CommandLineError::Empty)?;
         let mut program = PathBuf::from(program);
         if program.is_relative()
             && program.components().count() > 1

@@ -64,11 +64,12 @@
 //! a `status` line, as NBoard engines do. A move it cannot play is reported on
 //! stderr and ends it with status 6.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, Write};
 
-use std::process::{ChildStdin, ChildStdout, Command, Stdio, exit};
+use std::process::exit;
 use std::thread::sleep;
 use std::time::Duration;
+use tabula::client::{Client, Echo, Framing, Launch, Stderr};
 use tabula::games::othello::{Move, Position};
 
 fn main() {
@@ -165,37 +166,25 @@ fn gtp(args: &[String]) {
     }
 }
 
-/// The real engine behind a relaying fake.
+/// The real engine behind a relaying fake, driven through the library's client.
 struct Real {
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    client: Client,
 }
 
 impl Real {
-    /// Sends `line` and reads the whole answer (its lines without the empty one);
-    /// exits with status 4 if the real engine closes its output.
+    /// Sends `line` and reads the whole answer as framed (its lines without the empty
+    /// one); exits with status 4 if the real engine closes its output or breaks the
+    /// framing.
     fn ask(&mut self, line: &str) -> String {
-        if writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .is_err()
-        {
+        let Ok(reply) = self
+            .client
+            .ask(line, Echo::Any, Duration::from_secs(86_400))
+        else {
             exit(4);
-        }
-        let mut lines: Vec<String> = Vec::new();
-        loop {
-            let mut out = String::new();
-            match self.stdout.read_line(&mut out) {
-                Ok(0) | Err(_) => exit(4),
-                Ok(_) => {}
-            }
-            let out = out.trim_end_matches(['\n', '\r']);
-            if out.is_empty() {
-                if !lines.is_empty() {
-                    return lines.join("\n");
-                }
-            } else {
-                lines.push(out.to_string());
-            }
+        };
+        match reply.text.split_once('\n') {
+            Some((_, rest)) => format!("{}\n{rest}", reply.head),
+            None => reply.head,
         }
     }
 }
@@ -247,21 +236,15 @@ fn relay(args: &[String]) {
     };
     let mode = mode.as_str();
     let after: u32 = after.parse().unwrap_or(1);
-    let Ok(mut child) = Command::new(program)
-        .args(&args[3..])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-    else {
+    let launch = Launch {
+        stderr: Stderr::Inherit,
+        framing: Framing::Lenient,
+        ..Launch::new("real", program, &args[3..])
+    };
+    let Ok(client) = Client::spawn(&launch) else {
         exit(4);
     };
-    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-        exit(4);
-    };
-    let mut real = Real {
-        stdin,
-        stdout: BufReader::new(stdout),
-    };
+    let mut real = Real { client };
 
     let mut genmoves = 0;
     let mut last_move: Option<String> = None;
@@ -358,8 +341,8 @@ fn relay(args: &[String]) {
             break;
         }
     }
-    drop(real);
-    let _ = child.wait();
+    real.client.close_input();
+    real.client.wait_exit(Duration::from_secs(5));
 }
 
 /// The file `--log PATH` names, opened to append.

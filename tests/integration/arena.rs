@@ -35,9 +35,12 @@ fn arena(args: &[&str]) -> String {
     stdout
 }
 
+/// A finished game: (number, white, black, result, reason).
+type Finished = (usize, String, String, String, String);
+
 /// The `Finished game N (WHITE vs BLACK): RESULT {REASON}` lines (cutechess-cli's
 /// shape, white first, the result as in PGN): (number, white, black, result, reason).
-fn finished(stdout: &str) -> Vec<(usize, String, String, String, String)> {
+fn finished(stdout: &str) -> Vec<Finished> {
     stdout
         .lines()
         .filter_map(|line| {
@@ -106,29 +109,57 @@ fn elo_line(stdout: &str) -> (f64, String, f64, f64) {
     )
 }
 
-/// Two games of the good engine against a fake: the fake loses both, by `reason`.
-fn fake_loses_both(game: &str, mode: &str, after: u32, extra: &[&str], reason: &str) {
-    let good = format!("good={TABULA}");
-    let bad = fake(mode, after);
-    let mut args = vec![
-        "--game", game, "--engine", &good, "--engine", &bad, "--games", "2",
-    ];
-    args.extend_from_slice(extra);
-    let stdout = arena(&args);
+/// Runs `tabula arena ARGS`, which must succeed and finish `count` games: answers
+/// its stdout, its stderr and the finished games.
+fn arena_games(args: &[&str], count: usize) -> (String, String, Vec<Finished>) {
+    let output = run_arena(args);
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert!(
+        output.status.success(),
+        "the arena failed: {stderr}\n{stdout}"
+    );
     let games = finished(&stdout);
-    assert_eq!(games.len(), 2, "{stdout}");
+    assert_eq!(games.len(), count, "{stdout}");
+    (stdout, stderr, games)
+}
+
+/// Two games of the good engine against `bad` (`NAME=COMMAND`) with `extra`
+/// arguments: the run completes and `bad` loses both, each reason naming its side
+/// first and containing `reason`; answers the arena's stdout and stderr.
+fn loses_both(bad: &str, extra: &[&str], reason: &str) -> (String, String) {
+    let good = format!("good={TABULA}");
+    let name = bad.split_once('=').map_or(bad, |(name, _)| name);
+    let args = [
+        &["--engine", &good, "--engine", bad, "--games", "2"][..],
+        extra,
+    ]
+    .concat();
+    let (stdout, stderr, games) = arena_games(&args, 2);
     for (number, _, black, result, why) in &games {
         // PGN: 1-0 is a win of the engine playing white.
-        let expected = if black == "bad" { "1-0" } else { "0-1" };
-        assert_eq!(result, expected, "game {number}: {stdout}");
+        let expected = if black == name { "1-0" } else { "0-1" };
+        assert_eq!(result, expected, "{bad}: game {number}: {stdout}");
+        let side = if black == name { "Black " } else { "White " };
         assert!(
-            why.contains(reason),
-            "game {number}: {why:?} lacks {reason:?}"
+            why.starts_with(side) && why.contains(reason),
+            "{bad}: game {number}: {why:?} lacks {reason:?}"
         );
     }
-    assert_eq!(score(&stdout), (2, 0, 0, 2), "{stdout}");
+    assert_eq!(score(&stdout), (2, 0, 0, 2), "{bad}: {stdout}");
     assert_final_score_once(&stdout);
     assert!(stdout.ends_with("Finished match\n"), "{stdout}");
+    (stdout, stderr)
+}
+
+/// Two games of `game` of the good engine against a fake: the fake loses both, by
+/// `reason`.
+fn fake_loses_both(game: &str, mode: &str, after: u32, extra: &[&str], reason: &str) {
+    loses_both(
+        &fake(mode, after),
+        &[&["--game", game][..], extra].concat(),
+        reason,
+    );
 }
 
 #[test]
@@ -269,13 +300,14 @@ fn arena_sprt_stops_a_lopsided_match_early() {
 fn real_match(game: &str, extra: &[&str]) {
     let a = format!("tabula={TABULA}");
     let b = format!("greedy={TABULA} --player greedy");
-    let mut args = vec![
-        "--game", game, "--engine", &a, "--engine", &b, "--games", "4",
-    ];
-    args.extend_from_slice(extra);
-    let stdout = arena(&args);
-    let games = finished(&stdout);
-    assert_eq!(games.len(), 4, "{stdout}");
+    let args = [
+        &[
+            "--game", game, "--engine", &a, "--engine", &b, "--games", "4",
+        ][..],
+        extra,
+    ]
+    .concat();
+    let (stdout, _, games) = arena_games(&args, 4);
     for (_, _, _, result, reason) in &games {
         assert!(["1-0", "0-1", "1/2-1/2"].contains(&result.as_str()));
         assert!(!reason.is_empty());
@@ -414,19 +446,8 @@ fn pids(pid_file: &std::path::Path) -> Vec<String> {
 /// Two Othello games of the good engine against a fake (`relay OPTIONS`) that loses
 /// both by `reason`; answers how many processes of the fake the arena started.
 fn fake_processes(test: &str, options: &str, extra: &[&str], reason: &str) -> usize {
-    let (dir, pid_file, good, bad) = good_and_fake(test, "--pid-file", options);
-    let mut args = vec!["--engine", &good, "--engine", &bad, "--games", "2"];
-    args.extend_from_slice(extra);
-    let stdout = arena(&args);
-    let games = finished(&stdout);
-    assert_eq!(games.len(), 2, "{stdout}");
-    for (number, _, _, _, why) in &games {
-        assert!(
-            why.contains(reason),
-            "game {number}: {why:?} lacks {reason:?}"
-        );
-    }
-    assert_eq!(score(&stdout), (2, 0, 0, 2), "{stdout}");
+    let (dir, pid_file, _, bad) = good_and_fake(test, "--pid-file", options);
+    loses_both(&bad, extra, reason);
     let started = pids(&pid_file);
     let _ = std::fs::remove_dir_all(&dir);
     started.len()
@@ -1338,31 +1359,7 @@ fn arena_reports_starts_ratings_engine_logs_and_json() {
 /// Two games of tabula against the plain fake with `fault`: the fake loses both by
 /// `reason` and the run completes; answers the arena's stdout and stderr.
 fn plain_fault_loses_both(fault: &str, extra: &[&str], reason: &str) -> (String, String) {
-    let good = format!("good={TABULA}");
-    let plain = format!("plain={FAKE} plain {fault}");
-    let args = [
-        &["--engine", &good, "--engine", &plain, "--games", "2"][..],
-        extra,
-    ]
-    .concat();
-    let output = run_arena(&args);
-    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
-    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
-    assert!(output.status.success(), "{fault}: {stderr}\n{stdout}");
-    let games = finished(&stdout);
-    assert_eq!(games.len(), 2, "{fault}: {stdout}");
-    for (number, _, black, result, why) in &games {
-        let expected = if black == "plain" { "1-0" } else { "0-1" };
-        assert_eq!(result, expected, "{fault}: game {number}: {stdout}");
-        let side = if black == "plain" { "Black " } else { "White " };
-        assert!(
-            why.starts_with(side) && why.contains(reason),
-            "{fault}: game {number}: {why:?} lacks {reason:?}"
-        );
-    }
-    assert_eq!(score(&stdout), (2, 0, 0, 2), "{fault}: {stdout}");
-    assert!(stdout.ends_with("Finished match\n"), "{stdout}");
-    (stdout, stderr)
+    loses_both(&format!("plain={FAKE} plain {fault}"), extra, reason)
 }
 
 #[test]

@@ -1,19 +1,18 @@
-//! A handle on a running `tabula` engine: send lines, read GTP 2 answers. Every read
-//! has a generous ceiling so a hung engine fails the test instead of hanging it.
+//! A handle on a running `tabula` engine, driven through the library's client: send
+//! lines, read GTP 2 answers. Every read has a generous ceiling so a hung engine fails
+//! the test instead of hanging it; a failure names the engine's last stderr lines.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::thread;
-use std::time::Duration;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use tabula::client::{self, Client, Echo, Launch};
 
 /// How long any single answer may take before the test fails.
 pub const CEILING: Duration = Duration::from_secs(60);
 
 pub struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    client: Client,
 }
 
 /// One answer: success or failure, the id, and the text after the id and space.
@@ -24,35 +23,29 @@ pub struct Answer {
     pub text: String,
 }
 
-/// Starts `tabula ARGS` with stdin and stdout piped, stderr dropped.
-pub fn spawn(args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_tabula"))
+/// Runs `tabula ARGS` once with `input` piped to its stdin (closed at once) and
+/// waits for it: its exit status, stdout and stderr.
+pub fn run_with_input(args: &[&str], input: &[u8]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
-        .expect("the tabula binary starts")
+        .expect("tabula starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    stdin.write_all(input).expect("the input is written");
+    drop(stdin);
+    child.wait_with_output().expect("tabula ends")
 }
 
 impl Engine {
+    /// Starts `tabula ARGS`, stdin and stdout piped, stderr kept by the client.
     pub fn start(args: &[&str]) -> Engine {
-        let mut child = spawn(args);
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let (sender, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
+        let args: Vec<String> = args.iter().map(|a| (*a).to_string()).collect();
+        let launch = Launch::new("tabula", env!("CARGO_BIN_EXE_tabula"), &args);
         Engine {
-            child,
-            stdin,
-            lines,
+            client: Client::spawn(&launch).expect("the tabula binary starts"),
         }
     }
 
@@ -62,9 +55,7 @@ impl Engine {
 
     /// Writes raw bytes (no newline added).
     pub fn send_raw(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin is open");
-        stdin.write_all(bytes).expect("write to the engine");
-        stdin.flush().expect("flush to the engine");
+        self.client.write_raw(bytes).expect("write to the engine");
     }
 
     pub fn send(&mut self, line: &str) {
@@ -73,60 +64,49 @@ impl Engine {
 
     /// Closes the engine's stdin (EOF).
     pub fn close(&mut self) {
-        self.stdin = None;
+        self.client.close_input();
     }
 
     /// The next raw output line, or `None` when the engine closed stdout.
     pub fn line(&mut self) -> Option<String> {
-        match self.lines.recv_timeout(CEILING) {
-            Ok(line) => Some(line),
-            Err(mpsc::RecvTimeoutError::Disconnected) => None,
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                panic!("the engine did not answer within {CEILING:?}")
-            }
+        match self.client.line(Instant::now() + CEILING) {
+            Ok((_, line)) => Some(line),
+            Err(client::Error::Closed) => None,
+            Err(error) => panic!(
+                "the engine did not answer within {CEILING:?} ({error}); stderr: {:?}",
+                self.client.stderr_tail()
+            ),
         }
     }
 
     /// True when the engine prints nothing for `quiet` (it is still thinking).
     pub fn silent_for(&mut self, quiet: Duration) -> bool {
         matches!(
-            self.lines.recv_timeout(quiet),
-            Err(mpsc::RecvTimeoutError::Timeout)
+            self.client.line(Instant::now() + quiet),
+            Err(client::Error::Stall)
         )
     }
 
-    /// Reads one whole answer (up to its empty line) and checks its framing.
+    /// Reads one whole answer (up to its empty line) and checks its framing: a mark,
+    /// the id if any, and always a space.
     pub fn answer(&mut self) -> Answer {
-        let first = self.line().expect("an answer");
-        let mut rest = Vec::new();
-        loop {
-            let line = self.line().expect("the answer ends with an empty line");
-            if line.is_empty() {
-                break;
-            }
-            rest.push(line);
-        }
-        let (mark, tail) = first.split_at(1);
-        let ok = match mark {
-            "=" => true,
-            "?" => false,
-            other => panic!("an answer starts with = or ?, not {other:?} in {first:?}"),
+        let reply = match self.client.answer(Instant::now() + CEILING, Echo::Any) {
+            Ok(reply) => reply,
+            Err(error) => panic!(
+                "no well-framed answer: {error}; stderr: {:?}",
+                self.client.stderr_tail()
+            ),
         };
-        let digits: String = tail.chars().take_while(char::is_ascii_digit).collect();
-        let after = &tail[digits.len()..];
+        let digits = reply.id.map(|id| id.to_string()).unwrap_or_default();
         assert!(
-            after.starts_with(' '),
-            "a space follows the mark and id: {first:?}"
+            reply.head[1 + digits.len()..].starts_with(' '),
+            "a space follows the mark and id: {:?}",
+            reply.head
         );
-        let mut text = after[1..].to_string();
-        for line in rest {
-            text.push('\n');
-            text.push_str(&line);
-        }
         Answer {
-            ok,
-            id: digits.parse().ok(),
-            text,
+            ok: reply.ok,
+            id: reply.id,
+            text: reply.text,
         }
     }
 
@@ -154,23 +134,24 @@ impl Engine {
         answer.text
     }
 
+    /// Undoes the game back to its start: `history` holds the positions from the start
+    /// to the current one; each `undo` must show the one before, and at the start
+    /// `undo` is refused.
+    pub fn undo_to_start(&mut self, mut history: Vec<String>) {
+        history.pop();
+        while let Some(previous) = history.pop() {
+            self.ok("undo");
+            assert_eq!(self.ok("position"), previous);
+        }
+        assert_eq!(self.refused("undo"), "cannot undo");
+    }
+
     /// Waits for the process to end and returns its exit code.
     pub fn wait(mut self) -> Option<i32> {
-        self.stdin = None;
-        for _ in 0..600 {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return status.code();
-            }
-            thread::sleep(Duration::from_millis(100));
+        self.client.close_input();
+        match self.client.wait_exit(CEILING) {
+            Some(status) => status.code(),
+            None => panic!("the engine did not exit"),
         }
-        let _ = self.child.kill();
-        panic!("the engine did not exit");
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }

@@ -18,6 +18,15 @@ struct Run {
 }
 
 impl Run {
+    /// Asserts that stdout holds `text`, showing stdout when it does not.
+    fn assert_shows(&self, text: &str) {
+        assert!(
+            self.stdout.contains(text),
+            "{text:?} not in:\n{}",
+            self.stdout
+        );
+    }
+
     /// The last line, which must be `N passed, N failed`.
     fn counts(&self) -> &str {
         self.stdout.lines().last().unwrap_or("")
@@ -68,12 +77,7 @@ fn a_well_behaved_engine_passes_and_stars_are_counted_apart() {
         "1 file: 1 expected failure, 1 unexpected pass"
     );
     assert_eq!(run.code, Some(0));
-    assert!(
-        run.stdout
-            .contains("basic.tst:18: case 8 expected failure: 8 echo known bug | expected [fixed]* | got \"known bug\""),
-        "{}",
-        run.stdout
-    );
+    run.assert_shows("basic.tst:18: case 8 expected failure: 8 echo known bug | expected [fixed]* | got \"known bug\"");
     assert!(
         run.stdout
             .contains("basic.tst:20: case 9 unexpected pass: 9 echo fixed")
@@ -90,12 +94,7 @@ fn a_wrong_answer_fails_its_case_with_command_pattern_and_answer() {
     ]);
     assert_eq!(run.counts(), "2 passed, 2 failed", "{}", run.stdout);
     assert_eq!(run.code, Some(1));
-    assert!(
-        run.stdout
-            .contains("wrong.tst:4: case 2 FAILED: 2 name | expected [fake] | got \"wrong\""),
-        "{}",
-        run.stdout
-    );
+    run.assert_shows("wrong.tst:4: case 2 FAILED: 2 name | expected [fake] | got \"wrong\"");
     assert!(
         run.stdout.contains(
             "wrong.tst:6: case 3 FAILED: 3 fail | expected [.*] | got error \"failed on purpose\""
@@ -118,12 +117,7 @@ fn after_a_crash_the_file_fails_and_the_next_file_gets_a_fresh_engine() {
     ]);
     assert_eq!(run.counts(), "4 passed, 6 failed", "{}", run.stdout);
     assert_eq!(run.code, Some(1));
-    assert!(
-        run.stdout
-            .contains("long.tst:7: case 3 FAILED: 3 echo three | expected [three] | got no answer: the engine exited (exit status: 3)"),
-        "{}",
-        run.stdout
-    );
+    run.assert_shows("long.tst:7: case 3 FAILED: 3 echo three | expected [three] | got no answer: the engine exited (exit status: 3)");
     assert!(
         run.stdout.contains(
             "long.tst:11: case 5 FAILED: 5 echo five | expected [five]* | not run: the engine exited (exit status: 3) at line 7"
@@ -149,18 +143,8 @@ fn a_hung_engine_is_killed_at_the_timeout() {
     ]);
     assert_eq!(run.counts(), "4 passed, 6 failed", "{}", run.stdout);
     assert_eq!(run.code, Some(1));
-    assert!(
-        run.stdout
-            .contains("long.tst:7: case 3 FAILED: 3 echo three | expected [three] | not run: timeout: no answer within 3 s at line 6"),
-        "{}",
-        run.stdout
-    );
-    assert!(
-        run.stdout
-            .contains("wrong.tst:8: case 4 FAILED: 4 echo still talking | expected [still talking] | got no answer: timeout: no answer within 3 s"),
-        "{}",
-        run.stdout
-    );
+    run.assert_shows("long.tst:7: case 3 FAILED: 3 echo three | expected [three] | not run: timeout: no answer within 3 s at line 6");
+    run.assert_shows("wrong.tst:8: case 4 FAILED: 4 echo still talking | expected [still talking] | got no answer: timeout: no answer within 3 s");
     assert!(run.took < Duration::from_secs(30), "took {:?}", run.took);
 }
 
@@ -173,17 +157,9 @@ fn garbage_fails_the_rest_of_the_file() {
     ]);
     assert_eq!(run.counts(), "1 passed, 3 failed", "{}", run.stdout);
     assert_eq!(run.code, Some(1));
-    assert!(
-        run.stdout
-            .contains("case 2 FAILED: 2 name | expected [fake] | got no answer: garbage answer \"I am not a GTP engine\""),
-        "{}",
-        run.stdout
-    );
-    assert!(
-        run.stdout
-            .contains("case 4 FAILED: 4 echo still talking | expected [still talking] | not run: garbage answer"),
-        "{}",
-        run.stdout
+    run.assert_shows("case 2 FAILED: 2 name | expected [fake] | got no answer: garbage answer \"I am not a GTP engine\"");
+    run.assert_shows(
+        "case 4 FAILED: 4 echo still talking | expected [still talking] | not run: garbage answer",
     );
 }
 
@@ -261,12 +237,7 @@ fn tabula_passes_the_whole_conformance_suite() {
     assert_eq!(run.code, Some(0), "{}", run.stdout);
     // Every file applies to tabula, and says so on its own line.
     assert!(!run.stdout.contains("does not apply"), "{}", run.stdout);
-    assert!(
-        run.stdout
-            .contains("conformance/tabula.tst: 5 passed, 0 failed\n"),
-        "{}",
-        run.stdout
-    );
+    run.assert_shows("conformance/tabula.tst: 5 passed, 0 failed\n");
 }
 
 #[test]
@@ -300,12 +271,7 @@ fn gnugo_runs_the_go_suite_with_exact_counts() {
         "1 file: 1 expected failure, 0 unexpected passes"
     );
     assert_eq!(run.code, Some(1));
-    assert!(
-        run.stdout
-            .contains("gnugo.tst:30: case 6 FAILED: 6 name | expected [tabula] | got \"GNU Go\""),
-        "{}",
-        run.stdout
-    );
+    run.assert_shows("gnugo.tst:30: case 6 FAILED: 6 name | expected [tabula] | got \"GNU Go\"");
     assert!(run.stdout.contains("gnugo.tst:34: case 7 expected failure"));
 }
 
@@ -451,15 +417,9 @@ fn a_refused_game_set_up_skips_the_file_and_junit_counts_every_case() {
         "{}",
         run.stdout
     );
-    assert!(run.stdout.contains(
-        "other.tst: does not apply (set-up \"set_game battleship\" refused: \"unknown command\"): 2 cases skipped"
-    ), "{}", run.stdout);
+    run.assert_shows("other.tst: does not apply (set-up \"set_game battleship\" refused: \"unknown command\"): 2 cases skipped");
     assert!(run.stdout.contains("ext.tst: does not apply (an extension file; the engine does not know frobnicate): 1 case skipped"));
-    assert!(
-        run.stdout.contains("own.tst: 1 passed, 1 failed\n"),
-        "{}",
-        run.stdout
-    );
+    run.assert_shows("own.tst: 1 passed, 1 failed\n");
     let xml = std::fs::read_to_string(&junit).expect("the JUnit file");
     assert_junit_counts(&xml, 5, 1, 3);
     let _ = std::fs::remove_dir_all(&dir);
@@ -473,11 +433,7 @@ fn verbose_echoes_the_protocol_stream() {
         "--verbose",
         &fixture("fake/basic.tst"),
     ]);
-    assert!(
-        run.stdout.contains("> 1 protocol_version\n< =1 2\n"),
-        "{}",
-        run.stdout
-    );
+    run.assert_shows("> 1 protocol_version\n< =1 2\n");
     let quiet = conformance(&["--engine", &fake(""), &fixture("fake/basic.tst")]);
     assert!(!quiet.stdout.contains("> "), "{}", quiet.stdout);
     assert_eq!(run.counts(), quiet.counts());

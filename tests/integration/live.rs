@@ -2,10 +2,19 @@
 //! streamed until the next command, an interrupt or the end of input.
 
 use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::Duration;
 
-use crate::common::spawn;
+fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the tabula binary starts")
+}
 
 /// Sends `before`, waits `wait`, sends `after` and closes the input; returns every
 /// line the engine wrote.

@@ -19,6 +19,7 @@ mod othello_props;
 mod pipes;
 mod readme;
 mod records;
+mod referee;
 mod session_fuzz;
 mod shell;
 mod shell_props;

@@ -1,14 +1,12 @@
 //! NBoard mode through the real binary: a scripted GUI session, `ping` while the
 //! engine thinks, and bad input logged with the state kept.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use tabula::games::othello::Move;
 use tabula::games::othello::ggf;
 
-use crate::common::Engine;
+use crate::common::{Engine, run_with_input};
 
 /// The game NBoard's protocol description shows, eight moves from the start.
 const GAME: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[someone]PW[tabula]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)";
@@ -152,19 +150,10 @@ fn bad_input_is_logged_and_changes_nothing() {
         "hint 0",
         "go",
     ];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(["--protocol", "nboard", "--set", "hash=1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("tabula starts");
-    let mut stdin = child.stdin.take().expect("piped");
-    stdin
-        .write_all(format!("{}\n", script.join("\n")).as_bytes())
-        .expect("written");
-    drop(stdin);
-    let output = child.wait_with_output().expect("tabula ends");
+    let output = run_with_input(
+        &["--protocol", "nboard", "--set", "hash=1"],
+        format!("{}\n", script.join("\n")).as_bytes(),
+    );
     assert!(output.status.success());
     let stdout = String::from_utf8(output.stdout).expect("UTF-8");
     let lines: Vec<&str> = stdout.lines().collect();
@@ -199,20 +188,10 @@ fn bad_input_is_logged_and_changes_nothing() {
 /// logged, and ignored; the engine goes on.
 #[test]
 fn an_overlong_line_is_ignored_and_the_engine_goes_on() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(["--protocol", "nboard", "--set", "hash=1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("tabula starts");
-    let mut stdin = child.stdin.take().expect("piped");
     let mut script = b"nboard 2\nping 1\n".to_vec();
     script.extend(std::iter::repeat_n(b'x', 200_000));
     script.extend_from_slice(b"\nping 2\n");
-    stdin.write_all(&script).expect("written");
-    drop(stdin);
-    let output = child.wait_with_output().expect("tabula ends");
+    let output = run_with_input(&["--protocol", "nboard", "--set", "hash=1"], &script);
     assert!(output.status.success());
     let stdout = String::from_utf8(output.stdout).expect("UTF-8");
     assert_eq!(

@@ -76,12 +76,7 @@ fn a_random_game_agrees_with_the_rules_move_by_move_and_undoes_to_the_start() {
         if b != w {
             assert_eq!(margin.unsigned_abs(), b.abs_diff(w) + (64 - b - w));
         }
-        history.pop();
-        while let Some(previous) = history.pop() {
-            engine.ok("undo");
-            assert_eq!(engine.ok("position"), previous);
-        }
-        assert_eq!(engine.refused("undo"), "cannot undo");
+        engine.undo_to_start(history);
     }
 }
 

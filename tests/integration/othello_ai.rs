@@ -8,7 +8,7 @@ use tabula::ai::othello::search::{Searcher, root_moves};
 use tabula::ai::othello::tt::Table;
 use tabula::ai::othello::{Score, Settings, hint, signature, solve};
 use tabula::games::Color;
-use tabula::games::othello::{Move, Position};
+use tabula::games::othello::{Move, Position, random_play};
 use tabula::rng::Rng;
 
 use crate::common::Engine;
@@ -98,15 +98,13 @@ fn assert_solves(position: &Position, settings: &Settings, value: fn(&Position) 
     assert_eq!(kept, expected, "{} is a best move", result.best);
 }
 
+/// A position reached by random legal moves from the start with `empties` empty
+/// squares left (or fewer, at the game's end).
 fn random_position(rng: &mut Rng, empties: u32) -> Position {
-    let mut position = Position::start();
-    while position.board().empty().count_ones() > empties && !position.is_over() {
-        let moves = position.legal_moves();
-        let mv = *rng.choose(&moves).expect("a move");
-        let side = position.side_to_move();
-        position.play(side, mv).expect("legal");
-    }
-    position
+    random_play(rng, |position, _| {
+        position.board().empty().count_ones() <= empties
+    })
+    .0
 }
 
 #[test]

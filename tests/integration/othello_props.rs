@@ -4,22 +4,14 @@ use std::sync::atomic::AtomicBool;
 
 use proptest::prelude::*;
 use tabula::games::GameKind;
-use tabula::games::othello::{Move, Position};
+use tabula::games::othello::{Move, Position, random_play};
 use tabula::protocol::Session;
 use tabula::protocol::parse::parse_line;
 use tabula::rng::Rng;
 
 /// A position reached by `plies` random legal moves from the start.
 fn random_position(seed: u64, plies: usize) -> Position {
-    let mut rng = Rng::new(seed);
-    let mut position = Position::start();
-    for _ in 0..plies {
-        let moves = position.legal_moves();
-        let Some(&mv) = rng.choose(&moves) else { break };
-        let side = position.side_to_move();
-        position.play(side, mv).expect("a generated move is legal");
-    }
-    position
+    random_play(&mut Rng::new(seed), |_, moves| moves.len() >= plies).0
 }
 
 proptest! {

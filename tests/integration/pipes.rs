@@ -2,20 +2,12 @@
 //! would get one command at a time (the end of input is a `quit` after the queue,
 //! empty lines and comments never interrupt), and GoGui's `# interrupt` is honoured.
 
-use std::io::Write;
-
-use crate::common::{Engine, spawn};
+use crate::common::{Engine, run_with_input};
 
 /// Runs `tabula ARGS` with `script` piped to its stdin (closed at once) and returns
 /// its answers' texts with their `=`/`?` marks, and its exit code.
 fn piped(args: &[&str], script: &str) -> (Vec<String>, Option<i32>) {
-    let mut child = spawn(args);
-    let mut stdin = child.stdin.take().expect("stdin is piped");
-    stdin
-        .write_all(script.as_bytes())
-        .expect("the script is written");
-    drop(stdin);
-    let output = child.wait_with_output().expect("the engine ends");
+    let output = run_with_input(args, script.as_bytes());
     let text = String::from_utf8(output.stdout).expect("UTF-8 answers");
     let answers = text
         .split("\n\n")

@@ -41,12 +41,7 @@ fn random_games_agree_with_the_rules_turn_by_turn_and_undo_to_the_start() {
             engine.refused("resolve_turn a1 a2").contains("over")
                 || position.empty_cells().is_empty()
         );
-        history.pop();
-        while let Some(previous) = history.pop() {
-            engine.ok("undo");
-            assert_eq!(engine.ok("position"), previous);
-        }
-        assert_eq!(engine.refused("undo"), "cannot undo");
+        engine.undo_to_start(history);
     }
 }
 

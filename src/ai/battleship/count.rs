@@ -32,9 +32,7 @@
 //! where a ship closes (its length then known), count the fleets with a ship of each
 //! length on each cell.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
+use crate::ai::key_hash::KeyMap;
 use crate::games::battleship::{Cell, Fleet, Mark, Ship, ShipType, View};
 use crate::rng::Rng;
 
@@ -99,26 +97,7 @@ fn take(key: u64, len: u32, all_hit: bool) -> Option<u64> {
     }
 }
 
-/// A multiplicative hasher for the `u64` state keys (deterministic, fast).
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        let h = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 = h ^ (h >> 29);
-    }
-}
-
-type StateMap = HashMap<u64, u128, BuildHasherDefault<KeyHasher>>;
+type StateMap = KeyMap<u128>;
 
 /// What is known of a sea: its size, the cells that hold no ship (misses, rings, sunk
 /// ships — a sunk ship's ring is all spent, so no other ship can reach its cells),
@@ -608,6 +587,7 @@ pub fn fleet_from_cells(cells: u128) -> Option<Fleet> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     /// All placements of one ship of `len` on a `w` × `h` board, as bit sets.
     fn placements(w: usize, h: usize, len: usize) -> Vec<u128> {

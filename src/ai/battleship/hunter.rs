@@ -274,10 +274,7 @@ mod tests {
     use super::*;
     use crate::ai::battleship::random_fleet;
     use crate::games::battleship::ShotResult;
-
-    fn c(text: &str) -> Cell {
-        Cell::parse(text).unwrap()
-    }
+    use crate::games::battleship::testing::cell as c;
 
     fn free() -> Limits<'static> {
         Limits::depth(1)

@@ -28,14 +28,13 @@
 //!
 //! Values are black's (+1 win, −1 loss, 0 draw); white's are their negation.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::thread;
 
 use super::candidates::{Tactics, candidates};
 use super::matrix;
 use super::playout;
 use crate::ai::Limits;
+use crate::ai::key_hash::KeyMap;
 use crate::games::Color;
 use crate::games::shell::{Cell, Position};
 use crate::rng::Rng;
@@ -174,26 +173,7 @@ struct Visit {
     child: Option<u32>,
 }
 
-/// A fast hasher for the packed child keys (multiply and fold).
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.write_u64(u64::from(*byte));
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        let h = (self.0 ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 = h ^ (h >> 29);
-    }
-}
-
-type ChildMap = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
+type ChildMap = KeyMap<u32>;
 
 /// One search tree.
 struct Tree {

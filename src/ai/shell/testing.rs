@@ -1,5 +1,6 @@
 //! Helpers shared by the players' unit tests: positions drawn from a few marks.
 
+pub use crate::games::shell::testing::cell;
 use crate::games::shell::{Cell, Position};
 
 /// A position with `marks` (`X`, `O`, `E` per cell, the rest empty) and the egg list
@@ -13,9 +14,4 @@ pub fn position(marks: &[(&str, char)], eggs: &str) -> Position {
     }
     let board: String = cells.iter().collect();
     Position::from_notation(&format!("{board} {eggs}")).expect("test position")
-}
-
-/// The cell named `name`.
-pub fn cell(name: &str) -> Cell {
-    Cell::parse(name).expect("cell")
 }

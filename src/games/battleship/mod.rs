@@ -19,6 +19,8 @@ pub mod fleet;
 pub mod notation;
 pub mod sea;
 pub mod table;
+#[cfg(test)]
+pub(crate) mod testing;
 
 pub use cell::{Cell, CellSet};
 pub use fleet::{Fleet, FleetError, Ship, ShipType};

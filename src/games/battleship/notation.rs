@@ -436,12 +436,9 @@ fn parse_clocks(text: &str) -> Result<[(Option<u64>, TimeControl); 2], NotationE
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::battleship::testing::cell as c;
 
     const BLACK_FLEET: &str = "A1-D1 A3-C3 E3-G3 A5-B5 D5-E5 G5-H5 A7 C7 E7 G7";
-
-    fn c(text: &str) -> Cell {
-        Cell::parse(text).unwrap()
-    }
 
     fn round_trip(t: &Table) {
         let text = t.to_notation();

@@ -450,10 +450,7 @@ impl Fleet {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn c(text: &str) -> Cell {
-        Cell::parse(text).unwrap()
-    }
+    use crate::games::battleship::testing::cell as c;
 
     fn view(shots: &[(&str, ShotResult)]) -> View {
         let mut v = View::new();

@@ -691,13 +691,10 @@ fn symbol(mark: Mark, ship: bool) -> char {
 mod tests {
     use super::*;
     use crate::games::battleship::fleet::ShipType;
+    use crate::games::battleship::testing::cell as c;
 
     const BLACK_FLEET: &str = "A1-D1 A3-C3 E3-G3 A5-B5 D5-E5 G5-H5 A7 C7 E7 G7";
     const WHITE_FLEET: &str = "J1-J4 H1-H3 A10-C10 E10-F10 H10-I10 A8-B8 E1 E7 G7 C5";
-
-    fn c(text: &str) -> Cell {
-        Cell::parse(text).unwrap()
-    }
 
     /// Both fleets known, started: referee mode.
     fn refereed() -> Table {

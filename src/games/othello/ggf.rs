@@ -286,21 +286,13 @@ mod tests {
 
     fn random_game(rng: &mut Rng) -> Game {
         let start = Position::start();
-        let mut position = start;
-        let mut moves = Vec::new();
         // Some games stop early, so unfinished games are written too.
         let stop_at = if rng.below(4) == 0 {
             rng.below(60) as usize
         } else {
             usize::MAX
         };
-        while !position.is_over() && moves.len() < stop_at {
-            let legal = position.legal_moves();
-            let mv = *rng.choose(&legal).expect("a legal move");
-            let side = position.side_to_move();
-            position.play(side, mv).expect("legal");
-            moves.push(mv);
-        }
+        let (_, moves) = crate::games::othello::random_play(rng, |_, moves| moves.len() >= stop_at);
         let mut game = Game::new(start, moves);
         game.properties.push(("PB".into(), "one".into()));
         game.properties.push(("PW".into(), "two".into()));

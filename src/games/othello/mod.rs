@@ -6,6 +6,7 @@
 //!   game end and scoring with the empties rule (O4), the 64-character notation and a
 //!   picture for people.
 //! - [`mod@perft`] counts move sequences (a forced pass is a move; a finished game is a leaf).
+//! - [`random`] plays random legal moves from the start (random openings, tests).
 //!
 //! Squares are numbered 0..64 from a1 (row 1 at the top, column a at the left):
 //! `index = row * 8 + column`, so a1 = 0, h1 = 7, a2 = 8, h8 = 63.
@@ -14,7 +15,9 @@ pub mod bitboard;
 pub mod ggf;
 pub mod perft;
 pub mod position;
+pub mod random;
 
 pub use bitboard::Board;
 pub use perft::{perft, perft_until};
 pub use position::{Move, NotationError, OthelloError, Position, Square};
+pub use random::random_play;

@@ -13,6 +13,8 @@
 pub mod cell;
 pub mod notation;
 pub mod position;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod turn;
 
 pub use cell::{Cell, CellIter, CellSet};

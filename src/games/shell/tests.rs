@@ -3,6 +3,7 @@
 //! (`X` black, `O` white, `E` egg, `.` empty); rows not drawn are empty.
 
 use super::*;
+use crate::games::shell::testing::cell;
 use crate::games::{Color, Status};
 
 /// A position from drawn rows; `fill` is the character of undrawn cells (`.` or `E`).
@@ -42,10 +43,6 @@ fn drawn_with(rows: &[&str], fill: char, eggs: &[&str]) -> Position {
 
 fn drawn(rows: &[&str], eggs: &[&str]) -> Position {
     drawn_with(rows, '.', eggs)
-}
-
-fn cell(name: &str) -> Cell {
-    Cell::parse(name).expect("cell name")
 }
 
 /// Resolves a turn and returns the report line.
