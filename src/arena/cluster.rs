@@ -2,7 +2,9 @@
 //! shard (`tabula arena … --shard K/N --records DIR/shard-K.pgn`); a second job,
 //! started when every task succeeded (`--dependency=afterok`), merges the records
 //! into `DIR/summary.txt` and `DIR/summary.json`. The two batch scripts are written
-//! to DIR first, so they can be read, edited and submitted by hand as well.
+//! to DIR first, so they can be read, edited and submitted by hand as well. A task
+//! resumes from its own records, so a failed one is rerun alone
+//! (`sbatch --array=K DIR/shards.sbatch`) without playing a game twice.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -50,7 +52,7 @@ fn shards_script(tabula: &Path, job: &ArenaJob, dir: &Path) -> String {
     ];
     let args: Vec<String> = job.arena.iter().map(|a| quoted(a)).collect();
     format!(
-        "{}exec {} arena {} --shard \"$SLURM_ARRAY_TASK_ID/{}\" --records {}\"$SLURM_ARRAY_TASK_ID.pgn\"\n",
+        "{}exec {} arena {} --shard \"$SLURM_ARRAY_TASK_ID/{}\" --records {}\"$SLURM_ARRAY_TASK_ID.pgn\" --resume\n",
         header("tabula-arena", &job.sbatch, &extra),
         quoted(&tabula.display().to_string()),
         args.join(" "),
@@ -61,7 +63,11 @@ fn shards_script(tabula: &Path, job: &ArenaJob, dir: &Path) -> String {
 
 /// The merge job, started once every shard succeeded.
 fn merge_script(tabula: &Path, job: &ArenaJob, dir: &Path) -> String {
-    let extra = [format!("--output={}", dir.join("summary.txt").display())];
+    // A failed shard leaves the merge's dependency unmet for ever: cancel it then.
+    let extra = [
+        format!("--output={}", dir.join("summary.txt").display()),
+        "--kill-on-invalid-dep=yes".to_string(),
+    ];
     let records: Vec<String> = (1..=job.shards)
         .map(|k| quoted(&dir.join(format!("shard-{k}.pgn")).display().to_string()))
         .collect();
@@ -132,7 +138,14 @@ pub fn run(job: &ArenaJob) -> Result<()> {
     merge_args.push(&merge_path);
     let merged = sbatch(&merge_args);
     println!("Submitted shards as job array {array}");
-    let merged = merged?;
+    let merged = merged.with_context(|| {
+        format!(
+            "the merge did not run: a shard failed (its report is {}); rerun it alone with `sbatch --array=K {}` (it resumes from its records), then `sbatch {}`",
+            dir.join("shard-K.out").display(),
+            shards.display(),
+            merge.display()
+        )
+    })?;
     println!("Submitted the merge as job {merged}");
     if job.wait {
         let summary = dir.join("summary.txt");
@@ -172,7 +185,7 @@ mod tests {
         assert!(shards.contains("#SBATCH --array=1-3\n"));
         assert!(shards.contains("#SBATCH --time=1:00:00\n"));
         assert!(shards.contains(
-            "exec '/bin/tabula' arena '--engine' 'a=tabula --depth 2' '--games' '8' --shard \"$SLURM_ARRAY_TASK_ID/3\" --records '/runs/m 1/shard-'\"$SLURM_ARRAY_TASK_ID.pgn\"\n"
+            "exec '/bin/tabula' arena '--engine' 'a=tabula --depth 2' '--games' '8' --shard \"$SLURM_ARRAY_TASK_ID/3\" --records '/runs/m 1/shard-'\"$SLURM_ARRAY_TASK_ID.pgn\" --resume\n"
         ));
         let merge = merge_script(Path::new("/bin/tabula"), &job, dir);
         assert!(merge.contains(

@@ -49,13 +49,82 @@ fn names(games: &[Finished]) -> Vec<String> {
     names
 }
 
+/// Refuses games of different matches (another game, `--seed` or size, or a game
+/// seed that is not the match's) and, unless `partial`, a match with games missing.
+fn check_one_match(games: &[Finished], partial: bool) -> Result<()> {
+    let Some(first) = games.first() else {
+        return Ok(());
+    };
+    let identity = |g: &Finished| (g.game.clone(), g.match_seed, g.match_games);
+    for game in games {
+        if identity(game) != identity(first) {
+            let show = |g: &Finished| {
+                format!(
+                    "{} with --seed {} and {} games",
+                    g.game.as_deref().unwrap_or("?"),
+                    g.match_seed.map_or("?".into(), |s| s.to_string()),
+                    g.match_games.map_or("?".into(), |n| n.to_string())
+                )
+            };
+            bail!(
+                "game {} is of another match ({}) than game {} ({}): merge the shards of one match",
+                game.number,
+                show(game),
+                first.number,
+                show(first)
+            );
+        }
+        if let (Some(seed), Some(match_seed)) = (game.seed, game.match_seed)
+            && seed != super::game_seed(match_seed, game.number)
+        {
+            bail!(
+                "game {}: its seed is not game {} of a match with --seed {match_seed}",
+                game.number,
+                game.number
+            );
+        }
+    }
+    if let Some(total) = first.match_games
+        && !partial
+    {
+        let have: std::collections::HashSet<usize> = games.iter().map(|g| g.number).collect();
+        let missing: Vec<String> = (1..=total)
+            .filter(|n| !have.contains(n))
+            .map(|n| n.to_string())
+            .collect();
+        if !missing.is_empty() {
+            let shown = if missing.len() > 12 {
+                format!(
+                    "{} and {} more",
+                    missing[..12].join(", "),
+                    missing.len() - 12
+                )
+            } else {
+                missing.join(", ")
+            };
+            bail!(
+                "{} of {total} games are missing (games {shown}): a shard's records are missing or unfinished; --partial merges what is there",
+                missing.len()
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Runs `tabula arena merge` on the records files `records`, judged by `sprt`,
-/// the summary also written to `json` if given.
-pub fn run(records: &[String], sprt: Option<&Sprt>, json: Option<&str>) -> Result<()> {
+/// the summary also written to `json` if given; `partial` accepts a match with
+/// games still missing (an unfinished run, watched as it goes).
+pub fn run(
+    records: &[String],
+    sprt: Option<&Sprt>,
+    json: Option<&str>,
+    partial: bool,
+) -> Result<()> {
     let games = gather(records)?;
     if games.is_empty() {
         bail!("no games in {}", records.join(", "));
     }
+    check_one_match(&games, partial)?;
     let names = names(&games);
     if sprt.is_some() && names.len() != 2 {
         bail!("--sprt needs exactly two engines");

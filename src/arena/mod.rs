@@ -659,6 +659,8 @@ pub fn run(args: &Plan) -> Result<()> {
             opening: shared.openings.get(fixture.round).notation(),
             moves: result.moves.clone(),
             fleets: result.fleets.clone(),
+            match_seed: args.seed,
+            match_games: scheduled,
         };
         games_json.push(record.to_json());
         if let Some(file) = &mut records {

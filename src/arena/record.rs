@@ -81,6 +81,10 @@ pub struct Record {
     pub opening: String,
     pub moves: Vec<String>,
     pub fleets: [Option<String>; 2],
+    /// The match the game belongs to: its `--seed` and its number of games (the
+    /// whole schedule, whatever part of it a shard plays).
+    pub match_seed: u64,
+    pub match_games: usize,
 }
 
 fn escape(value: &str) -> String {
@@ -121,6 +125,8 @@ impl Record {
             ("Game", self.game.clone()),
             ("Variant", self.game.clone()),
             ("Seed", self.seed.to_string()),
+            ("MatchSeed", self.match_seed.to_string()),
+            ("MatchGames", self.match_games.to_string()),
         ];
         let [black_time, white_time] = &self.time_controls;
         if black_time == white_time {
@@ -264,6 +270,11 @@ pub struct Finished {
     /// The game's seed; records without one were written before `Result` followed
     /// PGN (it was inverted then), and `--resume` refuses them.
     pub seed: Option<u64>,
+    /// The game (`othello`, …).
+    pub game: Option<String>,
+    /// The match's `--seed` and number of games, where recorded.
+    pub match_seed: Option<u64>,
+    pub match_games: Option<usize>,
 }
 
 fn finished(tags: &HashMap<String, String>) -> Option<Finished> {
@@ -275,6 +286,9 @@ fn finished(tags: &HashMap<String, String>) -> Option<Finished> {
         outcome: outcome_of_code(tags.get("Result")?)?,
         termination: Termination::from_name(tags.get("Termination")?)?,
         seed: tags.get("Seed").and_then(|s| s.parse().ok()),
+        game: tags.get("Game").cloned(),
+        match_seed: tags.get("MatchSeed").and_then(|s| s.parse().ok()),
+        match_games: tags.get("MatchGames").and_then(|s| s.parse().ok()),
     })
 }
 
@@ -330,6 +344,8 @@ mod tests {
             opening: "-".into(),
             moves: vec!["E5:miss".into(); 30],
             fleets: [Some("A1-A4 C1".into()), Some("B2".into())],
+            match_seed: 5,
+            match_games: 40,
         };
         let text = record.to_pgn();
         assert!(
@@ -345,6 +361,8 @@ mod tests {
             "[Seed \"42\"]",
             "[TimeControl \"60+0.5\"]",
             "[BlackFleet \"A1-A4 C1\"]",
+            "[MatchSeed \"5\"]",
+            "[MatchGames \"40\"]",
         ] {
             assert!(text.contains(&format!("{tag}\n")), "{tag}: {text}");
         }
@@ -368,6 +386,9 @@ mod tests {
                 outcome: Outcome::Won(Color::White),
                 termination: Termination::IllegalMove,
                 seed: Some(42),
+                game: Some("battleship".into()),
+                match_seed: Some(5),
+                match_games: Some(40),
             }
         );
     }

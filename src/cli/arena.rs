@@ -129,6 +129,9 @@ struct MergeArgs {
     /// Write the summary to FILE as JSON.
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
+    /// Merge a match with games still missing (shards running or failed).
+    #[arg(long)]
+    partial: bool,
 }
 
 impl ArenaArgs {
@@ -147,7 +150,12 @@ impl ArenaArgs {
 pub fn run(args: ArenaArgs, game: GameKind) -> Result<()> {
     if let Some(Action::Merge(merge)) = &args.action {
         let sprt = merge.sprt.as_deref().map(Sprt::parse).transpose()?;
-        return arena::merge::run(&merge.records, sprt.as_ref(), merge.json.as_deref());
+        return arena::merge::run(
+            &merge.records,
+            sprt.as_ref(),
+            merge.json.as_deref(),
+            merge.partial,
+        );
     }
     let kind = args.game.unwrap_or(game);
     let time = time_control(&args)?;

@@ -131,6 +131,37 @@ fn shards_play_the_games_of_one_run_and_their_merge_prints_its_summary() {
     let twice = tabula(&["arena", "merge", paths[1], paths[1]]);
     assert!(!twice.status.success());
     assert!(String::from_utf8_lossy(&twice.stderr).contains("is in"));
+    // A missing shard is named by its games, unless the merge is partial.
+    let missing = tabula(&["arena", "merge", paths[0], paths[1]]);
+    assert!(!missing.status.success());
+    let error = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        error.contains("4 of 12 games are missing (games 3, 4, 9, 10)"),
+        "{error}"
+    );
+    let partial = tabula(&["arena", "merge", "--partial", paths[0], paths[1]]);
+    assert!(partial.status.success());
+    assert!(text(&partial).contains("Merged 8 games from 2 records files"));
+    // A shard of another match (another --seed) is refused.
+    let mut args: Vec<String> = vec!["arena".into()];
+    args.extend(
+        match_args("4")
+            .into_iter()
+            .map(|a| if a == "11" { "12".into() } else { a }),
+    );
+    let other = dir.join("other.pgn");
+    args.extend(["--shard", "2/3", "--records", other.to_str().unwrap()].map(String::from));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert!(tabula(&args).status.success());
+    let mixed = tabula(&[
+        "arena",
+        "merge",
+        paths[0],
+        paths[1],
+        other.to_str().unwrap(),
+    ]);
+    assert!(!mixed.status.success());
+    assert!(String::from_utf8_lossy(&mixed.stderr).contains("another match"));
 }
 
 #[test]
