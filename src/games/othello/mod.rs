@@ -5,6 +5,8 @@
 //! - [`position`] is a position with its side to move: legal moves, playing, passing,
 //!   game end and scoring with the empties rule (O4), the 64-character notation and a
 //!   picture for people.
+//! - [`properties`] holds what players and scorers read off a board: the final score
+//!   (O4), full lines, stable discs, the frontier.
 //! - [`mod@perft`] counts move sequences (a forced pass is a move; a finished game is a leaf).
 //!
 //! Squares are numbered 0..64 from a1 (row 1 at the top, column a at the left):
@@ -14,6 +16,7 @@ pub mod bitboard;
 pub mod ggf;
 pub mod perft;
 pub mod position;
+pub mod properties;
 
 pub use bitboard::Board;
 pub use perft::{perft, perft_until};
