@@ -15,10 +15,10 @@
 
 use std::fmt;
 
-use crate::ai::othello::endgame::final_score;
 use crate::games::Color;
 use crate::games::battleship::{Cell as SeaCell, View};
 use crate::games::othello::bitboard::flips;
+use crate::games::othello::properties::final_score;
 use crate::games::othello::{Board, Move, Position as OthelloPosition, Square};
 use crate::games::shell::{Cell as ShellCell, Position as ShellPosition};
 use crate::rng::Rng;

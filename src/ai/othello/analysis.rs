@@ -47,14 +47,14 @@ pub fn analyse_in(
         found,
     } = run(position, limits, settings, memory);
     let (_, _, depth) = found?;
-    if searcher.aborted {
+    if searcher.aborted() {
         return None;
     }
     let scored = searcher.best_moves(&moves, depth, moves.len());
-    if searcher.aborted || scored.len() < moves.len() {
+    if searcher.aborted() || scored.len() < moves.len() {
         return None;
     }
-    let nodes = searcher.nodes;
+    let nodes = searcher.nodes();
     drop(searcher);
     let lines = scored
         .into_iter()

@@ -26,12 +26,14 @@
 //! (checked every few thousand interior nodes) sets `aborted`; the scores returned
 //! after that are meaningless and callers must check it.
 
-use super::eval::{DISC, evaluate, frontier};
+use super::eval::{DISC, evaluate};
+use super::ordering::{Candidate, EMPTY_LIST, MoveList, insert, list_at};
 use super::tt::{NO_MOVE, Table};
 use crate::ai::Limits;
 use crate::cpu::{Isa, dispatch, isa_copies};
 use crate::games::othello::Board;
 use crate::games::othello::bitboard::last_flip_count;
+use crate::games::othello::properties::{final_score, frontier, stable_discs};
 
 /// Below every score.
 pub const LOSS: i32 = -65;
@@ -53,9 +55,6 @@ const CHECK_EVERY: u32 = 4096;
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 const COLUMN_A: u64 = 0x0101_0101_0101_0101;
 const COLUMN_H: u64 = 0x8080_8080_8080_8080;
-const ROW_1: u64 = 0xff;
-const ROW_8: u64 = 0xff00_0000_0000_0000;
-const BORDER: u64 = COLUMN_A | COLUMN_H | ROW_1 | ROW_8;
 
 /// The four quadrants of the board, for parity.
 const QUADRANTS: [u64; 4] = [
@@ -117,105 +116,6 @@ fn parity_order3(empty: u64) -> [u32; 3] {
     }
 }
 
-/// The score of a finished game for the side to move (O4: empties to the winner).
-#[inline(always)]
-#[must_use]
-pub fn final_score(board: &Board) -> i32 {
-    let mine = board.player.count_ones() as i32;
-    let theirs = board.opponent.count_ones() as i32;
-    let empty = 64 - mine - theirs;
-    match mine.cmp(&theirs) {
-        std::cmp::Ordering::Greater => mine - theirs + empty,
-        std::cmp::Ordering::Less => mine - theirs - empty,
-        std::cmp::Ordering::Equal => 0,
-    }
-}
-
-/// The squares of every full line along each axis.
-#[inline(always)]
-fn full_lines(filled: u64) -> [u64; 4] {
-    let mut row = filled & (filled >> 1);
-    row &= row >> 2;
-    row &= row >> 4;
-    let rows = (row & COLUMN_A) * 0xff;
-    let mut column = filled & (filled >> 32);
-    column &= column >> 16;
-    column &= column >> 8;
-    let columns = (column & ROW_1) * COLUMN_A;
-    [
-        rows,
-        columns,
-        diagonal_run(filled, 9, DOWN_RIGHT_BORDER) & diagonal_run_back(filled, 9, UP_LEFT_BORDER),
-        diagonal_run(filled, 7, DOWN_LEFT_BORDER) & diagonal_run_back(filled, 7, UP_RIGHT_BORDER),
-    ]
-}
-
-/// Row 8 and column H, rows 7–8 and columns G–H, rows 5–8 and columns E–H: the
-/// squares within 1, 2 and 4 steps of the border towards h8.
-const DOWN_RIGHT_BORDER: [u64; 3] = [
-    ROW_8 | COLUMN_H,
-    0xffff_0000_0000_0000 | 0xc0c0_c0c0_c0c0_c0c0,
-    0xffff_ffff_0000_0000 | 0xf0f0_f0f0_f0f0_f0f0,
-];
-/// The same towards a8 (rows up, columns left).
-const DOWN_LEFT_BORDER: [u64; 3] = [
-    ROW_8 | COLUMN_A,
-    0xffff_0000_0000_0000 | 0x0303_0303_0303_0303,
-    0xffff_ffff_0000_0000 | 0x0f0f_0f0f_0f0f_0f0f,
-];
-/// The same towards a1.
-const UP_LEFT_BORDER: [u64; 3] = [
-    ROW_1 | COLUMN_A,
-    0x0000_0000_0000_ffff | 0x0303_0303_0303_0303,
-    0x0000_0000_ffff_ffff | 0x0f0f_0f0f_0f0f_0f0f,
-];
-/// The same towards h1.
-const UP_RIGHT_BORDER: [u64; 3] = [
-    ROW_1 | COLUMN_H,
-    0x0000_0000_0000_ffff | 0xc0c0_c0c0_c0c0_c0c0,
-    0x0000_0000_ffff_ffff | 0xf0f0_f0f0_f0f0_f0f0,
-];
-
-/// The filled squares from which every square up to the border, stepping `step`
-/// bits up, is filled (`border[k]`: the squares within 2^k steps of the border,
-/// whose run ends there; a shift that wraps round a side lands only on them).
-#[inline(always)]
-fn diagonal_run(filled: u64, step: u32, border: [u64; 3]) -> u64 {
-    let mut run = filled & ((filled >> step) | border[0]);
-    run &= (run >> (2 * step)) | border[1];
-    run & ((run >> (4 * step)) | border[2])
-}
-
-/// [`diagonal_run`] stepping down.
-#[inline(always)]
-fn diagonal_run_back(filled: u64, step: u32, border: [u64; 3]) -> u64 {
-    let mut run = filled & ((filled << step) | border[0]);
-    run &= (run << (2 * step)) | border[1];
-    run & ((run << (4 * step)) | border[2])
-}
-
-/// A subset of the discs of `player` that can never flip: along each of the four
-/// axes the line is full, or the disc touches the border, or a neighbour on that
-/// axis is itself stable.
-#[inline(always)]
-#[must_use]
-pub fn stable_discs(player: u64, opponent: u64) -> u64 {
-    let [rows, columns, down, up] = full_lines(player | opponent);
-    let mut stable = 0u64;
-    loop {
-        let horizontal =
-            rows | COLUMN_A | COLUMN_H | ((stable << 1) & !COLUMN_A) | ((stable >> 1) & !COLUMN_H);
-        let vertical = columns | ROW_1 | ROW_8 | (stable << 8) | (stable >> 8);
-        let diagonal = down | BORDER | ((stable << 9) & !COLUMN_A) | ((stable >> 9) & !COLUMN_H);
-        let anti = up | BORDER | ((stable << 7) & !COLUMN_H) | ((stable >> 7) & !COLUMN_A);
-        let next = player & horizontal & vertical & diagonal & anti;
-        if next == stable {
-            return stable;
-        }
-        stable = next;
-    }
-}
-
 /// The score when the side to move of `board` (one empty square, `square`) plays it,
 /// or passes and the opponent plays it, or neither can.
 #[inline(always)]
@@ -236,14 +136,6 @@ fn last1(board: &Board, square: u32) -> i32 {
     }
 }
 
-/// One move of a sorted list.
-#[derive(Clone, Copy)]
-struct Candidate {
-    square: u32,
-    next: Board,
-    key: i32,
-}
-
 /// The depth of the ordering search with `n` empties (from [`ORDER_SEARCH_EMPTIES`]).
 fn order_depth(n: u32) -> u32 {
     match n {
@@ -251,16 +143,6 @@ fn order_depth(n: u32) -> u32 {
         _ => 2,
     }
 }
-
-/// An unused slot of a move list.
-const NO_CANDIDATE: Candidate = Candidate {
-    square: 0,
-    next: Board {
-        player: 0,
-        opponent: 0,
-    },
-    key: 0,
-};
 
 /// The exact solver, with its node count, table and limits.
 pub struct Solver<'a> {
@@ -274,7 +156,7 @@ pub struct Solver<'a> {
     /// One move list per number of empties, reused by every node at that depth
     /// (a node's children have fewer empties, a pass keeps the count but comes
     /// before its list).
-    lists: Vec<[Candidate; 32]>,
+    lists: Vec<MoveList>,
     /// The compiled copy of the search that runs.
     isa: Isa,
 }
@@ -328,12 +210,8 @@ impl<'a> Solver<'a> {
 
     /// The move list for nodes with `n` empties.
     #[inline]
-    fn list(&mut self, n: u32) -> &mut [Candidate; 32] {
-        let slot = n as usize;
-        if self.lists.len() <= slot {
-            self.lists.resize(slot + 1, [NO_CANDIDATE; 32]);
-        }
-        &mut self.lists[slot]
+    fn list(&mut self, n: u32) -> &mut MoveList {
+        list_at(&mut self.lists, n as usize)
     }
 }
 
@@ -476,7 +354,7 @@ macro_rules! search_functions {
         /// children's table buckets are prefetched for the look-ups that follow.
         $(#[$feature])*
         fn sort_into(
-            list: &mut [Candidate; 32],
+            list: &mut MoveList,
             tt: &Table,
             board: &Board,
             legal: u64,
@@ -504,13 +382,7 @@ macro_rules! search_functions {
                 } else {
                     order_key(&next, square, odd)
                 };
-                // Insertion sort: lists are short.
-                let mut i = count;
-                while i > 0 && list[i - 1].key > key {
-                    list[i] = list[i - 1];
-                    i -= 1;
-                }
-                list[i] = Candidate { square, next, key };
+                insert(list, count, Candidate { square, next, key });
                 count += 1;
             }
             count
@@ -526,7 +398,7 @@ macro_rules! search_functions {
             }
             let n = board.empty().count_ones();
             let first = solver.tt.probe(board).and_then(|hit| hit.best);
-            let mut list = [NO_CANDIDATE; 32];
+            let mut list = EMPTY_LIST;
             let count = sort_into(&mut list, solver.tt, board, legal, first, &mut solver.nodes);
             let (mut alpha, beta) = (-64, 64);
             let mut best = (list[0].square, LOSS);
@@ -1018,54 +890,6 @@ mod tests {
             let mut solver = Solver::new(&table, Limits::depth(0));
             assert_eq!(solver.solve(&board, -64, 64), expected);
         }
-    }
-
-    /// The full lines of `filled` square by square: a line is full when all its
-    /// squares are.
-    fn full_lines_slowly(filled: u64) -> [u64; 4] {
-        let mut lines = [0u64; 4];
-        for square in 0..64i32 {
-            if filled >> square & 1 == 0 {
-                continue;
-            }
-            let (row, column) = (square / 8, square % 8);
-            for (axis, (dr, dc)) in [(0, 1), (1, 0), (1, 1), (1, -1)].into_iter().enumerate() {
-                let mut full = true;
-                for sign in [1, -1] {
-                    let (mut r, mut c) = (row, column);
-                    while (0..8).contains(&r) && (0..8).contains(&c) {
-                        full &= filled >> (r * 8 + c) & 1 == 1;
-                        r += sign * dr;
-                        c += sign * dc;
-                    }
-                }
-                if full {
-                    lines[axis] |= 1 << square;
-                }
-            }
-        }
-        lines
-    }
-
-    #[test]
-    fn full_lines_agree_with_a_square_by_square_check() {
-        let mut rng = crate::rng::Rng::new(11);
-        for round in 0..4000 {
-            // Dense boards: most lines are full or nearly so.
-            let holes = rng.next_u64() & rng.next_u64() & rng.next_u64() & rng.next_u64();
-            let filled = if round % 2 == 0 {
-                !holes
-            } else {
-                !(holes & rng.next_u64())
-            };
-            assert_eq!(
-                full_lines(filled),
-                full_lines_slowly(filled),
-                "{filled:#018x}"
-            );
-        }
-        assert_eq!(full_lines(!0), [!0; 4]);
-        assert_eq!(full_lines(0), [0; 4]);
     }
 
     #[test]

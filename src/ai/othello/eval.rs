@@ -11,15 +11,13 @@
 //! measurements); they also order the exact solver's moves ([`evaluate`]), where
 //! they need far fewer nodes than the hand-tuned features.
 
-use super::endgame::stable_discs;
 use crate::games::othello::Board;
+use crate::games::othello::properties::{frontier, stable_discs};
 
 /// One disc of final margin, in evaluation units.
 pub const DISC: i32 = 100;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
-const COLUMN_A: u64 = 0x0101_0101_0101_0101;
-const COLUMN_H: u64 = 0x8080_8080_8080_8080;
 
 /// Each corner with its X-square and its two C-squares.
 const CORNER_ZONES: [(u64, u64, u64); 4] = [
@@ -28,21 +26,6 @@ const CORNER_ZONES: [(u64, u64, u64); 4] = [
     (1 << 56, 1 << 49, (1 << 57) | (1 << 48)),
     (1 << 63, 1 << 54, (1 << 62) | (1 << 55)),
 ];
-
-/// The empty squares next to a disc of `discs` (always inlined: the solver's
-/// per-instruction-set copies need their own).
-#[inline(always)]
-pub(super) fn frontier(discs: u64, empty: u64) -> u64 {
-    ((discs << 8)
-        | (discs >> 8)
-        | ((discs & !COLUMN_H) << 1)
-        | ((discs & !COLUMN_A) >> 1)
-        | ((discs & !COLUMN_H) << 9)
-        | ((discs & !COLUMN_A) << 7)
-        | ((discs & !COLUMN_H) >> 7)
-        | ((discs & !COLUMN_A) >> 9))
-        & empty
-}
 
 #[inline]
 fn weighted(moves: u64) -> i32 {

@@ -7,6 +7,7 @@
 //! - [`eval`]: the evaluations (hundredths of a disc, side-relative);
 //! - [`pattern`]: the pattern evaluation and its weights file, [`train`] what learns
 //!   them;
+//! - `ordering`: the sorted move lists the search and the solver share;
 //! - [`tt`]: the transposition table;
 //! - [`signature`]: the node-count signature of the midgame search.
 //!
@@ -18,6 +19,7 @@
 pub mod analysis;
 pub mod endgame;
 pub mod eval;
+mod ordering;
 pub mod pattern;
 pub mod search;
 pub mod signature;
@@ -249,8 +251,8 @@ pub fn search_in(
         best: place(square),
         score: score_at(score, depth, empties),
         depth,
-        nodes: searcher.nodes,
-        span: searcher.nodes - searcher.overlap,
+        nodes: searcher.nodes(),
+        span: searcher.span(),
     })
 }
 
@@ -325,7 +327,7 @@ pub fn hint_in(
         return vec![(place(moves[0].square), Score::Estimate(moves[0].score))];
     };
     let top = searcher.best_moves(&moves, depth, count.max(1));
-    if top.is_empty() || top[0].0 != best && searcher.aborted {
+    if top.is_empty() || top[0].0 != best && searcher.aborted() {
         return vec![(place(best), score_at(score, depth, empties))];
     }
     top.into_iter()

@@ -408,10 +408,10 @@ fn scalars(board: &Board) -> [u32; 5] {
     [
         board.moves().count_ones().min(MOBILITY_MAX),
         board.passed().moves().count_ones().min(MOBILITY_MAX),
-        super::eval::frontier(board.opponent, empty)
+        crate::games::othello::properties::frontier(board.opponent, empty)
             .count_ones()
             .min(POTENTIAL_MAX),
-        super::eval::frontier(board.player, empty)
+        crate::games::othello::properties::frontier(board.player, empty)
             .count_ones()
             .min(POTENTIAL_MAX),
         empty.count_ones() & 1,

@@ -82,7 +82,7 @@ pub fn work_with(board: &Board, depth: u32, threads: u32, evaluation: Evaluation
         return (0, 0);
     }
     let _ = searcher.iterate(&mut moves, 1..=depth);
-    (searcher.nodes, searcher.nodes - searcher.overlap)
+    (searcher.nodes(), searcher.span())
 }
 
 /// The signature: total nodes over [`positions`]`(count)` at `depth`.

@@ -5,6 +5,8 @@
 //! - [`position`] is a position with its side to move: legal moves, playing, passing,
 //!   game end and scoring with the empties rule (O4), the 64-character notation and a
 //!   picture for people.
+//! - [`properties`] holds what players and scorers read off a board: the final score
+//!   (O4), full lines, stable discs, the frontier.
 //! - [`mod@perft`] counts move sequences (a forced pass is a move; a finished game is a leaf).
 //! - [`random`] plays random legal moves from the start (random openings, tests).
 //!
@@ -15,6 +17,7 @@ pub mod bitboard;
 pub mod ggf;
 pub mod perft;
 pub mod position;
+pub mod properties;
 pub mod random;
 
 pub use bitboard::Board;

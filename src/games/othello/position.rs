@@ -314,13 +314,10 @@ impl Position {
     /// Meaningful as a final result once the game is over.
     #[must_use]
     pub fn final_margin(&self) -> i32 {
-        let (black, white) = self.counts();
-        let empty = 64 - black - white;
-        let diff = black as i32 - white as i32;
-        match diff.cmp(&0) {
-            std::cmp::Ordering::Greater => diff + empty as i32,
-            std::cmp::Ordering::Less => diff - empty as i32,
-            std::cmp::Ordering::Equal => 0,
+        let score = super::properties::final_score(&self.board);
+        match self.side {
+            Color::Black => score,
+            Color::White => -score,
         }
     }
 
