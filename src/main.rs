@@ -32,7 +32,7 @@ struct Cli {
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG overrides it.
     #[arg(long, default_value = "warn", global = true)]
     log_level: log::LevelFilter,
-    /// The engine's player: default (its own search), random, greedy or simple
+    /// The engine's player: default (its own search), random, greedy, simple or windows
     /// (baselines); the same as `set_option player NAME` at the start.
     #[arg(long, default_value = "default")]
     player: String,

@@ -7,7 +7,9 @@
 //!   [`crate::ai::battleship::hunt`] (Battleship);
 //! - [`Player::Simple`]: Othello's first search player, a fixed-depth alpha-beta
 //!   ([`SIMPLE_DEPTH`] plies) over mobility, corners and X-squares, exact in the last
-//!   [`SIMPLE_EXACT`] empties; the greedy player in the other games.
+//!   [`SIMPLE_EXACT`] empties; the greedy player in the other games;
+//! - [`Player::Windows`]: the deterministic threat-builder
+//!   [`crate::ai::shell::windows::pick`] (Shell); the greedy player in the other games.
 //!
 //! Fleets are uniformly random for every player ([`crate::ai::battleship::random_fleet`]).
 //! Each function answers `None` for [`Player::Default`] (the session's own player then
@@ -36,15 +38,18 @@ pub enum Player {
     Greedy,
     /// A plain fixed-depth search (Othello; greedy elsewhere).
     Simple,
+    /// The deterministic threat-builder (Shell; greedy elsewhere).
+    Windows,
 }
 
 impl Player {
     /// Every player, in the order the option lists them.
-    pub const ALL: [Player; 4] = [
+    pub const ALL: [Player; 5] = [
         Player::Default,
         Player::Random,
         Player::Greedy,
         Player::Simple,
+        Player::Windows,
     ];
 
     /// The option's word for this player.
@@ -55,6 +60,7 @@ impl Player {
             Player::Random => "random",
             Player::Greedy => "greedy",
             Player::Simple => "simple",
+            Player::Windows => "windows",
         }
     }
 
@@ -80,7 +86,7 @@ pub fn othello(position: &OthelloPosition, player: Player, rng: &mut Rng) -> Opt
     match player {
         Player::Default => None,
         Player::Random => rng.choose(&moves).copied(),
-        Player::Greedy => {
+        Player::Greedy | Player::Windows => {
             let flips = |mv: &Move| position.check(*mv).map_or(0, u64::count_ones);
             let most = moves.iter().map(flips).max()?;
             let best: Vec<Move> = moves.into_iter().filter(|mv| flips(mv) == most).collect();
@@ -187,6 +193,7 @@ pub fn shell(
             rng.choose(&empty).copied()
         }
         Player::Greedy | Player::Simple => crate::ai::shell::greedy::pick(position, color, rng),
+        Player::Windows => crate::ai::shell::windows::pick(position, color),
     }
 }
 
@@ -199,7 +206,9 @@ pub fn battleship(view: &View, player: Player, rng: &mut Rng) -> Option<SeaCell>
             let open: Vec<SeaCell> = view.open_cells().collect();
             rng.choose(&open).copied()
         }
-        Player::Greedy | Player::Simple => crate::ai::battleship::parity_hunt(view, rng),
+        Player::Greedy | Player::Simple | Player::Windows => {
+            crate::ai::battleship::parity_hunt(view, rng)
+        }
     }
 }
 
@@ -286,6 +295,21 @@ mod tests {
         .expect("valid");
         let mv = othello(&position, Player::Simple, &mut Rng::new(1));
         assert_eq!(mv.map(|m| m.to_string()), Some("a1".to_string()));
+    }
+
+    #[test]
+    fn windows_is_the_shell_threat_builder() {
+        let position = ShellPosition::from_notation(
+            "------------------------------------XX-O-------O--------------------------------- -",
+        )
+        .expect("valid");
+        let mut rng = Rng::new(2);
+        for color in Color::ALL {
+            let cell = shell(&position, color, Player::Windows, &mut rng);
+            assert_eq!(cell, crate::ai::shell::windows::pick(&position, color));
+            assert!(cell.is_some_and(|c| position.is_empty(c)));
+        }
+        assert_eq!(Player::from_name("Windows"), Some(Player::Windows));
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! and guided playouts (one thread), search iterations per second (20,000 iterations
 //! from the start and from a middle game; then the mean over the games), the
 //! exploitability of its mixed strategy on small endgames solved exactly, and the search
-//! player's results against the greedy and the uniformly random players, played in
+//! player's results against the threat-builder, the greedy and the uniformly random
+//! players, played in
 //! process with the rules library (both picks, then `resolve_turn`; colours alternate
 //! game by game). Prints the command line that reproduces the run.
 
@@ -14,7 +15,7 @@ use clap::Args;
 use tabula::ai::Limits;
 use tabula::ai::shell::candidates::{Tactics, candidates};
 use tabula::ai::shell::solver::{self, Solver};
-use tabula::ai::shell::{Selection, Settings, greedy, playout, search};
+use tabula::ai::shell::{Selection, Settings, greedy, playout, search, windows};
 use tabula::games::Color;
 use tabula::games::shell::{Cell, Position};
 use tabula::rng::Rng;
@@ -26,10 +27,10 @@ pub struct ShellArgs {
     games: u32,
     /// Milliseconds per move of the search player (shell; 0: use --iterations only).
     #[arg(long, default_value_t = 100)]
-    movetime: u64,
+    pub(super) movetime: u64,
     /// Iteration cap per move of the search player (shell; 0: no cap).
     #[arg(long, default_value_t = 0)]
-    iterations: u64,
+    pub(super) iterations: u64,
     /// Selection of the search player: rm or uct (shell).
     #[arg(long, default_value = "rm")]
     selection: String,
@@ -52,6 +53,7 @@ pub struct ShellArgs {
 enum Opponent {
     Greedy,
     Random,
+    Windows,
 }
 
 impl Opponent {
@@ -59,12 +61,14 @@ impl Opponent {
         match self {
             Opponent::Greedy => "greedy",
             Opponent::Random => "random",
+            Opponent::Windows => "windows",
         }
     }
 
     fn pick(self, position: &Position, color: Color, rng: &mut Rng) -> Option<Cell> {
         match self {
             Opponent::Greedy => greedy::pick(position, color, rng),
+            Opponent::Windows => windows::pick(position, color),
             Opponent::Random => {
                 let empty = position.empty_cells();
                 empty.iter().nth(rng.below(u64::from(empty.len())) as usize)
@@ -260,7 +264,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
     if args.games == 0 {
         return Ok(());
     }
-    for opponent in [Opponent::Greedy, Opponent::Random] {
+    for opponent in [Opponent::Windows, Opponent::Greedy, Opponent::Random] {
         let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
         let mut iterations = (0u64, 0.0f64);
         let started = Instant::now();

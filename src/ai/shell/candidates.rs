@@ -166,6 +166,20 @@ const THEIR_WEIGHT: [i32; 5] = [0, 3, 15, 80, 1500];
 /// The line-window score of every cell for `color` (0 for occupied cells).
 #[must_use]
 pub fn window_scores(position: &Position, color: Color) -> [i32; 81] {
+    weighted_window_scores(position, color, &OWN_WEIGHT, &THEIR_WEIGHT)
+}
+
+/// The line-window score of every cell for `color` with the given weights: each
+/// five-cell window without eggs through an empty cell adds `own[n]` when it holds `n`
+/// of our turtles and none of the opponent's, `their[n]` for `n` of theirs and none of
+/// ours (0 for occupied cells).
+#[must_use]
+pub fn weighted_window_scores(
+    position: &Position,
+    color: Color,
+    own_weight: &[i32; 5],
+    their_weight: &[i32; 5],
+) -> [i32; 81] {
     let own = position.turtle_mask(color);
     let theirs = position.turtle_mask(color.opponent());
     let eggs = position.egg_cells().bits();
@@ -178,8 +192,8 @@ pub fn window_scores(position: &Position, color: Color) -> [i32; 81] {
         let mine = (window & own).count_ones() as usize;
         let their = (window & theirs).count_ones() as usize;
         let weight = match (mine, their) {
-            (n, 0) => OWN_WEIGHT.get(n).copied().unwrap_or(0),
-            (0, n) => THEIR_WEIGHT.get(n).copied().unwrap_or(0),
+            (n, 0) => own_weight.get(n).copied().unwrap_or(0),
+            (0, n) => their_weight.get(n).copied().unwrap_or(0),
             _ => 0,
         };
         if weight == 0 {

@@ -10,7 +10,9 @@
 //! - [`solver`]: an exact solver for small endgames (a matrix game per node), to
 //!   measure the search's exploitability;
 //! - [`greedy`]: the simple one-turn-lookahead player (win > block > capture > near
-//!   stones), the baseline the search is measured against.
+//!   stones), the baseline the search is measured against;
+//! - [`windows`]: the threat-builder, a deterministic one-ply player (win > block >
+//!   steeply weighted line windows and captures), a predictable opponent to punish.
 
 pub mod candidates;
 pub mod greedy;
@@ -20,5 +22,6 @@ pub mod playout;
 pub mod solver;
 #[cfg(test)]
 mod testing;
+pub mod windows;
 
 pub use mcts::{Memory, Outcome, Selection, Settings, search, search_in};
