@@ -43,6 +43,15 @@ pub struct ShellArgs {
     /// Empty cells of the solved endgames for the exploitability figure (shell).
     #[arg(long, default_value_t = 6)]
     endgame_empty: u32,
+    /// Games of the exploiter against the search player, and against each
+    /// deterministic baseline to calibrate it (shell; 0: no exploiter; when given,
+    /// only the exploiter's figures are measured).
+    #[arg(long, default_value_t = 0)]
+    pub(super) exploit: u32,
+    /// Searches (different seeds) the exploiter runs to estimate the search player's
+    /// mixed strategy each turn (shell).
+    #[arg(long, default_value_t = 8)]
+    pub(super) exploit_samples: u32,
     /// Seed of every random choice: the bench's `--seed`.
     #[arg(skip)]
     pub seed: u64,
@@ -244,6 +253,9 @@ fn play_game(
 
 pub fn run(args: &ShellArgs) -> Result<()> {
     let settings = settings(args)?;
+    if args.exploit > 0 {
+        return super::shell_exploit::run(args, &settings);
+    }
     println!(
         "command: tabula bench shell --games {} --movetime {} --iterations {} --selection {} \
          --threads {} --playouts {} --endgame-empty {} --seed {}",

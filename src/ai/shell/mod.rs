@@ -3,6 +3,9 @@
 //! - [`mcts`]: the strong player, a simultaneous-move Monte Carlo tree search with
 //!   decoupled selection (regret matching by default, UCT as an option) whose pick is
 //!   sampled from its final mixed strategy;
+//! - [`exploit`]: an approximate best response that estimates a player's mixed
+//!   strategy (the search's, from several seeds) and answers it, to measure how much
+//!   the player's mixing can be exploited;
 //! - [`candidates`]: the game knowledge it searches with (tactical cells, line
 //!   windows, cells near the stones);
 //! - [`playout`]: guided and uniform playouts;
@@ -15,6 +18,7 @@
 //!   steeply weighted line windows and captures), a predictable opponent to punish.
 
 pub mod candidates;
+pub mod exploit;
 pub mod greedy;
 pub mod matrix;
 pub mod mcts;
