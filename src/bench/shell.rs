@@ -43,6 +43,16 @@ pub struct ShellArgs {
     /// Empty cells of the solved endgames for the exploitability figure (shell).
     #[arg(long, default_value_t = 6)]
     endgame_empty: u32,
+    /// Candidate cells per colour at the search's root (shell; 0: the player's default).
+    #[arg(long, default_value_t = 0)]
+    root_width: usize,
+    /// Candidate cells per colour in the search's other nodes (shell; 0: the default).
+    #[arg(long, default_value_t = 0)]
+    width: usize,
+    /// Uniformly random turns (both picks random near the centre) opening each pair
+    /// of games against a baseline; both games of a pair share them (shell).
+    #[arg(long, default_value_t = 0)]
+    opening_turns: u32,
     /// Games of the exploiter against the search player, and against each
     /// deterministic baseline to calibrate it (shell; 0: no exploiter; when given,
     /// only the exploiter's figures are measured).
@@ -93,11 +103,15 @@ fn settings(args: &ShellArgs) -> Result<Settings> {
     if args.movetime == 0 && args.iterations == 0 {
         bail!("give --movetime or --iterations a positive value");
     }
+    let defaults = Settings::default();
+    let or_default = |n: usize, default: usize| if n == 0 { default } else { n };
     Ok(Settings {
         selection,
         iterations: args.iterations,
         threads: args.threads.max(1),
-        ..Settings::default()
+        root_width: or_default(args.root_width, defaults.root_width),
+        width: or_default(args.width, defaults.width),
+        ..defaults
     })
 }
 
@@ -219,8 +233,8 @@ fn play_game(
     search_color: Color,
     rng: &mut Rng,
     iterations: &mut (u64, f64),
+    mut position: Position,
 ) -> f64 {
-    let mut position = Position::new();
     for _ in 0..playout::MAX_TURNS {
         if position.status().is_over() {
             break;
@@ -251,6 +265,29 @@ fn play_game(
     playout::value(position.status())
 }
 
+/// A position after `turns` turns of uniformly random picks within distance 2 of the
+/// centre (fewer when the game ends or the area fills), from `seed`.
+fn opening(turns: u32, seed: u64) -> Position {
+    let mut rng = Rng::new(seed);
+    let mut position = Position::new();
+    for _ in 0..turns {
+        let area: Vec<Cell> = position
+            .empty_cells()
+            .iter()
+            .filter(|c| c.col().abs_diff(4) <= 2 && c.row().abs_diff(4) <= 2)
+            .collect();
+        let (Some(&black), Some(&white)) = (rng.choose(&area), rng.choose(&area)) else {
+            break;
+        };
+        let mut next = position;
+        if next.resolve_turn_quiet(black, white).is_err() || next.status().is_over() {
+            break;
+        }
+        position = next;
+    }
+    position
+}
+
 pub fn run(args: &ShellArgs) -> Result<()> {
     let settings = settings(args)?;
     if args.exploit > 0 {
@@ -258,7 +295,8 @@ pub fn run(args: &ShellArgs) -> Result<()> {
     }
     println!(
         "command: tabula bench shell --games {} --movetime {} --iterations {} --selection {} \
-         --threads {} --playouts {} --endgame-empty {} --seed {}",
+         --threads {} --playouts {} --endgame-empty {} --root-width {} --width {} \
+         --opening-turns {} --seed {}",
         args.games,
         args.movetime,
         args.iterations,
@@ -266,6 +304,9 @@ pub fn run(args: &ShellArgs) -> Result<()> {
         args.threads,
         args.playouts,
         args.endgame_empty,
+        settings.root_width,
+        settings.width,
+        args.opening_turns,
         args.seed
     );
     playout_speed("uniform", args.playouts, args.seed, playout::uniform);
@@ -286,6 +327,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
             } else {
                 Color::White
             };
+            let opening = opening(args.opening_turns, args.seed ^ u64::from(game / 2));
             let value = play_game(
                 &settings,
                 args.movetime,
@@ -293,6 +335,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
                 color,
                 &mut rng,
                 &mut iterations,
+                opening,
             );
             let mine = if color == Color::Black { value } else { -value };
             if mine > 0.0 {
