@@ -7,7 +7,9 @@
 //!   [`crate::ai::battleship::parity_hunt`] (Battleship);
 //! - [`Baseline::Simple`]: Othello's first search player, a fixed-depth alpha-beta
 //!   ([`SIMPLE_DEPTH`] plies) over mobility, corners and X-squares, exact in the last
-//!   [`SIMPLE_EXACT`] empties; the greedy player in the other games.
+//!   [`SIMPLE_EXACT`] empties; the greedy player in the other games;
+//! - [`Player::Windows`]: the deterministic threat-builder
+//!   [`crate::ai::shell::windows::pick`] (Shell); the greedy player in the other games.
 //!
 //! Fleets are uniformly random for every player ([`crate::ai::battleship::random_fleet`]).
 //! Each function answers `None` only when no move exists. Every choice draws only from
@@ -42,6 +44,8 @@ pub enum Baseline {
     Greedy,
     /// A plain fixed-depth search (Othello; greedy elsewhere).
     Simple,
+    /// The deterministic threat-builder (Shell; greedy elsewhere).
+    Windows,
 }
 
 impl Baseline {
@@ -52,17 +56,19 @@ impl Baseline {
             Baseline::Random => "random",
             Baseline::Greedy => "greedy",
             Baseline::Simple => "simple",
+            Baseline::Windows => "windows",
         }
     }
 }
 
 impl Player {
     /// Every player, in the order the option lists them.
-    pub const ALL: [Player; 4] = [
+    pub const ALL: [Player; 5] = [
         Player::Search,
         Player::Baseline(Baseline::Random),
         Player::Baseline(Baseline::Greedy),
         Player::Baseline(Baseline::Simple),
+        Player::Baseline(Baseline::Windows),
     ];
 
     /// The option's word for this player: `default` for the search, else the
@@ -96,7 +102,7 @@ pub fn othello(position: &OthelloPosition, baseline: Baseline, rng: &mut Rng) ->
     let moves = position.legal_moves();
     match baseline {
         Baseline::Random => rng.choose(&moves).copied(),
-        Baseline::Greedy => {
+        Baseline::Greedy | Baseline::Windows => {
             let flips = |mv: &Move| position.check(*mv).map_or(0, u64::count_ones);
             let most = moves.iter().map(flips).max()?;
             let best: Vec<Move> = moves.into_iter().filter(|mv| flips(mv) == most).collect();
@@ -202,6 +208,7 @@ pub fn shell(
             rng.choose(&empty).copied()
         }
         Baseline::Greedy | Baseline::Simple => crate::ai::shell::greedy::pick(position, color, rng),
+        Baseline::Windows => crate::ai::shell::windows::pick(position, color),
     }
 }
 
@@ -213,7 +220,7 @@ pub fn battleship(view: &View, baseline: Baseline, rng: &mut Rng) -> Option<SeaC
             let open: Vec<SeaCell> = view.open_cells().collect();
             rng.choose(&open).copied()
         }
-        Baseline::Greedy | Baseline::Simple => crate::ai::battleship::parity_hunt(view, rng),
+        Baseline::Greedy | Baseline::Simple | Baseline::Windows => crate::ai::battleship::parity_hunt(view, rng),
     }
 }
 
@@ -328,6 +335,21 @@ mod tests {
         .expect("valid");
         let mv = othello(&position, Baseline::Simple, &mut Rng::new(1));
         assert_eq!(mv.map(|m| m.to_string()), Some("a1".to_string()));
+    }
+
+    #[test]
+    fn windows_is_the_shell_threat_builder() {
+        let position = ShellPosition::from_notation(
+            "------------------------------------XX-O-------O--------------------------------- -",
+        )
+        .expect("valid");
+        let mut rng = Rng::new(2);
+        for color in Color::ALL {
+            let cell = shell(&position, color, Baseline::Windows, &mut rng);
+            assert_eq!(cell, crate::ai::shell::windows::pick(&position, color));
+            assert!(cell.is_some_and(|c| position.is_empty(c)));
+        }
+        assert_eq!(Player::from_name("Windows"), Some(Player::Baseline(Baseline::Windows)));
     }
 
     #[test]

@@ -79,6 +79,29 @@ pub(crate) fn capture_cells(own: u128, occupied: u128) -> u128 {
     cells & empty
 }
 
+/// The empty cells where a new turtle of the colour owning `own` would leave two or
+/// more cells that complete its five (an open four, or two fours at once), so that one
+/// block cannot stop it; `blocked` holds the stones that spoil a line (the opponent's
+/// turtles and the eggs). Like [`five_holes`] it ignores captures.
+#[must_use]
+pub(crate) fn double_fours(own: u128, blocked: u128, empty: u128) -> u128 {
+    let mut suspects = 0u128;
+    for window in WINDOWS {
+        if window & blocked == 0 && (window & own).count_ones() == 3 {
+            suspects |= window & empty;
+        }
+    }
+    let mut doubles = 0u128;
+    while suspects != 0 {
+        let bit = suspects & suspects.wrapping_neg();
+        suspects &= suspects - 1;
+        if five_holes(own | bit, empty & !bit).count_ones() >= 2 {
+            doubles |= bit;
+        }
+    }
+    doubles
+}
+
 /// The tactical cells of a position, per colour (indexed by [`Color::index`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tactics {
@@ -87,6 +110,9 @@ pub struct Tactics {
     pub wins: [u128; 2],
     /// Cells where a new turtle of that colour captures.
     pub captures: [u128; 2],
+    /// Cells where a turtle of that colour would make a double four
+    /// ([`double_fours`]): the threats to make, or to block before they are made.
+    pub doubles: [u128; 2],
 }
 
 impl Tactics {
@@ -113,6 +139,8 @@ impl Tactics {
             }
             tactics.wins[color.index()] = wins;
             tactics.captures[color.index()] = captures;
+            let blocked = occupied & !own;
+            tactics.doubles[color.index()] = double_fours(own, blocked, empty);
         }
         tactics
     }
@@ -166,6 +194,20 @@ const THEIR_WEIGHT: [i32; 5] = [0, 3, 15, 80, 1500];
 /// The line-window score of every cell for `color` (0 for occupied cells).
 #[must_use]
 pub fn window_scores(position: &Position, color: Color) -> [i32; 81] {
+    weighted_window_scores(position, color, &OWN_WEIGHT, &THEIR_WEIGHT)
+}
+
+/// The line-window score of every cell for `color` with the given weights: each
+/// five-cell window without eggs through an empty cell adds `own[n]` when it holds `n`
+/// of our turtles and none of the opponent's, `their[n]` for `n` of theirs and none of
+/// ours (0 for occupied cells).
+#[must_use]
+pub fn weighted_window_scores(
+    position: &Position,
+    color: Color,
+    own_weight: &[i32; 5],
+    their_weight: &[i32; 5],
+) -> [i32; 81] {
     let own = position.turtle_mask(color);
     let theirs = position.turtle_mask(color.opponent());
     let eggs = position.egg_cells().bits();
@@ -178,8 +220,8 @@ pub fn window_scores(position: &Position, color: Color) -> [i32; 81] {
         let mine = (window & own).count_ones() as usize;
         let their = (window & theirs).count_ones() as usize;
         let weight = match (mine, their) {
-            (n, 0) => OWN_WEIGHT.get(n).copied().unwrap_or(0),
-            (0, n) => THEIR_WEIGHT.get(n).copied().unwrap_or(0),
+            (n, 0) => own_weight.get(n).copied().unwrap_or(0),
+            (0, n) => their_weight.get(n).copied().unwrap_or(0),
             _ => 0,
         };
         if weight == 0 {
@@ -217,6 +259,9 @@ pub fn near_cells(position: &Position) -> u128 {
 /// - when a colour can win at once: our winning cells, the opponent's (to block by
 ///   collision) and our captures (which may break the opponent's line); when only
 ///   we can win, also the best few quiet cells;
+/// - when a colour can make a double four: both colours' double-four cells (ours to
+///   make, theirs to take first), both colours' captures, and the best few quiet
+///   cells;
 /// - otherwise: both colours' capture cells, then the best-scored cells near the
 ///   stones.
 ///
@@ -236,6 +281,14 @@ pub fn candidates(position: &Position, tactics: &Tactics, color: Color, width: u
         )
     } else if tactics.wins[me] != 0 {
         (tactics.wins[me] | tactics.captures[me], width.min(4))
+    } else if tactics.doubles != [0, 0] {
+        (
+            tactics.doubles[me]
+                | tactics.doubles[them]
+                | tactics.captures[me]
+                | tactics.captures[them],
+            width.min(4),
+        )
     } else {
         (tactics.captures[me] | tactics.captures[them], width)
     };
@@ -330,6 +383,23 @@ mod tests {
         let black = candidates(&p, &t, Color::Black, 12);
         assert!(black.len() >= 2 && black.len() <= 6, "{black:?}");
         assert!(black.iter().all(|&c| p.is_empty(c)));
+    }
+
+    #[test]
+    fn double_fours_are_the_open_ends_of_a_three() {
+        // Black's open three d5 e6 f7 on the diagonal: c4 or g8 makes an open four
+        // (two cells complete five); b3 and h9 make a broken four with one such cell.
+        let p = position(&[("d5", 'X'), ("e6", 'X'), ("f7", 'X'), ("e4", 'O')], "-");
+        let t = Tactics::of(&p);
+        assert_eq!(t.doubles, [set(&["c4", "g8"]), 0]);
+        // White, who cannot win or make a double four, considers taking both first.
+        let white = candidates(&p, &t, Color::White, 8);
+        assert!(white.contains(&Cell::parse("c4").unwrap()), "{white:?}");
+        assert!(white.contains(&Cell::parse("g8").unwrap()), "{white:?}");
+        assert!(white.len() <= 6, "{white:?}");
+        // An egg on b3 spoils the windows through it: only g8 is left.
+        let spoiled = position(&[("d5", 'X'), ("e6", 'X'), ("f7", 'X'), ("b3", 'E')], "b3");
+        assert_eq!(Tactics::of(&spoiled).doubles, [set(&["g8"]), 0]);
     }
 
     #[test]

@@ -3,6 +3,9 @@
 //! - [`mcts`]: the strong player, a simultaneous-move Monte Carlo tree search with
 //!   decoupled selection (regret matching by default, UCT as an option) whose pick is
 //!   sampled from its final mixed strategy;
+//! - [`exploit`]: an approximate best response that estimates a player's mixed
+//!   strategy (the search's, from several seeds) and answers it, to measure how much
+//!   the player's mixing can be exploited;
 //! - [`candidates`]: the game knowledge it searches with (tactical cells, line
 //!   windows, cells near the stones);
 //! - [`playout`]: guided and uniform playouts;
@@ -10,9 +13,12 @@
 //! - [`solver`]: an exact solver for small endgames (a matrix game per node), to
 //!   measure the search's exploitability;
 //! - [`greedy`]: the simple one-turn-lookahead player (win > block > capture > near
-//!   stones), the baseline the search is measured against.
+//!   stones), the baseline the search is measured against;
+//! - [`windows`]: the threat-builder, a deterministic one-ply player (win > block >
+//!   steeply weighted line windows and captures), a predictable opponent to punish.
 
 pub mod candidates;
+pub mod exploit;
 pub mod greedy;
 pub mod matrix;
 pub mod mcts;
@@ -20,5 +26,6 @@ pub mod playout;
 pub mod solver;
 #[cfg(test)]
 mod testing;
+pub mod windows;
 
 pub use mcts::{Memory, Outcome, Selection, Settings, search, search_in};

@@ -15,6 +15,7 @@ use crate::values::{EVALUATIONS, named};
 use tabula::games::othello::Position;
 
 mod shell;
+mod shell_exploit;
 
 #[derive(Args)]
 pub struct BenchArgs {

@@ -2,7 +2,8 @@
 //! and guided playouts (one thread), search iterations per second (20,000 iterations
 //! from the start and from a middle game; then the mean over the games), the
 //! exploitability of its mixed strategy on small endgames solved exactly, and the search
-//! player's results against the greedy and the uniformly random players, played in
+//! player's results against the threat-builder, the greedy and the uniformly random
+//! players, played in
 //! process with the rules library (both picks, then `resolve_turn`; colours alternate
 //! game by game). Prints the command line that reproduces the run.
 
@@ -14,7 +15,7 @@ use clap::Args;
 use tabula::ai::Limits;
 use tabula::ai::shell::candidates::{Tactics, candidates};
 use tabula::ai::shell::solver::{self, Solver};
-use tabula::ai::shell::{Selection, Settings, greedy, playout, search};
+use tabula::ai::shell::{Selection, Settings, greedy, playout, search, windows};
 use tabula::games::shell::{Cell, Position};
 use tabula::games::{Color, Outcome};
 use tabula::rng::Rng;
@@ -31,10 +32,10 @@ pub struct ShellArgs {
     games: u32,
     /// Milliseconds per move of the search player (shell; 0: use --iterations only).
     #[arg(long, default_value_t = 100)]
-    movetime: u64,
+    pub(super) movetime: u64,
     /// Iteration cap per move of the search player (shell; 0: no cap).
     #[arg(long, default_value_t = 0)]
-    iterations: u64,
+    pub(super) iterations: u64,
     /// Selection of the search player: rm (regret matching) or uct (shell).
     #[arg(long, default_value = "rm", value_parser = named(SELECTIONS, Selection::from_name))]
     selection: Selection,
@@ -47,6 +48,25 @@ pub struct ShellArgs {
     /// Empty cells of the solved endgames for the exploitability figure (shell).
     #[arg(long, default_value_t = 6)]
     endgame_empty: u32,
+    /// Candidate cells per colour at the search's root (shell; 0: the player's default).
+    #[arg(long, default_value_t = 0)]
+    root_width: usize,
+    /// Candidate cells per colour in the search's other nodes (shell; 0: the default).
+    #[arg(long, default_value_t = 0)]
+    width: usize,
+    /// Uniformly random turns (both picks random near the centre) opening each pair
+    /// of games against a baseline; both games of a pair share them (shell).
+    #[arg(long, default_value_t = 0)]
+    opening_turns: u32,
+    /// Games of the exploiter against the search player, and against each
+    /// deterministic baseline to calibrate it (shell; 0: no exploiter; when given,
+    /// only the exploiter's figures are measured).
+    #[arg(long, default_value_t = 0)]
+    pub(super) exploit: u32,
+    /// Searches (different seeds) the exploiter runs to estimate the search player's
+    /// mixed strategy each turn (shell).
+    #[arg(long, default_value_t = 8)]
+    pub(super) exploit_samples: u32,
     /// Seed of every random choice: the bench's `--seed`.
     #[arg(skip)]
     pub seed: u64,
@@ -57,6 +77,7 @@ pub struct ShellArgs {
 enum Opponent {
     Greedy,
     Random,
+    Windows,
 }
 
 impl Opponent {
@@ -64,12 +85,14 @@ impl Opponent {
         match self {
             Opponent::Greedy => "greedy",
             Opponent::Random => "random",
+            Opponent::Windows => "windows",
         }
     }
 
     fn pick(self, position: &Position, color: Color, rng: &mut Rng) -> Option<Cell> {
         match self {
             Opponent::Greedy => greedy::pick(position, color, rng),
+            Opponent::Windows => windows::pick(position, color),
             Opponent::Random => {
                 let empty = position.empty_cells();
                 empty.iter().nth(rng.below(u64::from(empty.len())) as usize)
@@ -82,11 +105,15 @@ fn settings(args: &ShellArgs) -> Result<Settings> {
     if args.movetime == 0 && args.iterations == 0 {
         bail!("give --movetime or --iterations a positive value");
     }
+    let defaults = Settings::default();
+    let or_default = |n: usize, default: usize| if n == 0 { default } else { n };
     Ok(Settings {
         selection: args.selection,
         iterations: args.iterations,
         threads: args.threads.max(1),
-        ..Settings::default()
+        root_width: or_default(args.root_width, defaults.root_width),
+        width: or_default(args.width, defaults.width),
+        ..defaults
     })
 }
 
@@ -208,8 +235,8 @@ fn play_game(
     search_color: Color,
     rng: &mut Rng,
     iterations: &mut (u64, f64),
+    mut position: Position,
 ) -> Outcome {
-    let mut position = Position::new();
     for _ in 0..playout::MAX_TURNS {
         if position.status().is_over() {
             break;
@@ -242,11 +269,38 @@ fn play_game(
     position.status().outcome().unwrap_or(Outcome::Draw)
 }
 
+/// A position after `turns` turns of uniformly random picks within distance 2 of the
+/// centre (fewer when the game ends or the area fills), from `seed`.
+fn opening(turns: u32, seed: u64) -> Position {
+    let mut rng = Rng::new(seed);
+    let mut position = Position::new();
+    for _ in 0..turns {
+        let area: Vec<Cell> = position
+            .empty_cells()
+            .iter()
+            .filter(|c| c.col().abs_diff(4) <= 2 && c.row().abs_diff(4) <= 2)
+            .collect();
+        let (Some(&black), Some(&white)) = (rng.choose(&area), rng.choose(&area)) else {
+            break;
+        };
+        let mut next = position;
+        if next.resolve_turn_quiet(black, white).is_err() || next.status().is_over() {
+            break;
+        }
+        position = next;
+    }
+    position
+}
+
 pub fn run(args: &ShellArgs) -> Result<()> {
     let settings = settings(args)?;
+    if args.exploit > 0 {
+        return super::shell_exploit::run(args, &settings);
+    }
     println!(
         "command: tabula bench shell --games {} --movetime {} --iterations {} --selection {} \
-         --threads {} --playouts {} --endgame-empty {} --seed {}",
+         --threads {} --playouts {} --endgame-empty {} --root-width {} --width {} \
+         --opening-turns {} --seed {}",
         args.games,
         args.movetime,
         args.iterations,
@@ -254,6 +308,9 @@ pub fn run(args: &ShellArgs) -> Result<()> {
         args.threads,
         args.playouts,
         args.endgame_empty,
+        settings.root_width,
+        settings.width,
+        args.opening_turns,
         args.seed
     );
     playout_speed("uniform", args.playouts, args.seed, playout::uniform);
@@ -264,7 +321,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
     if args.games == 0 {
         return Ok(());
     }
-    for opponent in [Opponent::Greedy, Opponent::Random] {
+    for opponent in [Opponent::Windows, Opponent::Greedy, Opponent::Random] {
         let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
         let mut iterations = (0u64, 0.0f64);
         let started = Instant::now();
@@ -274,6 +331,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
             } else {
                 Color::White
             };
+            let opening = opening(args.opening_turns, args.seed ^ u64::from(game / 2));
             let outcome = play_game(
                 &settings,
                 args.movetime,
@@ -281,6 +339,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
                 color,
                 &mut rng,
                 &mut iterations,
+                opening,
             );
             match outcome.winner() {
                 Some(winner) if winner == color => wins += 1,
