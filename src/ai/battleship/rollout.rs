@@ -200,10 +200,21 @@ pub fn hunt(view: &View, rng: &mut Rng, limits: &Limits<'_>, settings: &Settings
         },
         || limits.expired(),
     );
-    candidates
-        .get(pick(&estimates, settings.margin))
-        .copied()
-        .or(Some(first))
+    let chosen = pick(&estimates, settings.margin);
+    if log::log_enabled!(log::Level::Debug) {
+        let scores: Vec<String> = candidates
+            .iter()
+            .zip(&estimates)
+            .map(|(cell, e)| format!("{cell} {:.2} {:+.2}±{:.2}", e.mean, e.difference, e.se))
+            .collect();
+        log::debug!(
+            "rollout on {} fleets: {}; fired {}",
+            estimates.first().map_or(0, |e| e.fleets),
+            scores.join(", "),
+            candidates.get(chosen).copied().unwrap_or(first)
+        );
+    }
+    candidates.get(chosen).copied().or(Some(first))
 }
 
 /// `first`, then the open cells of highest worth (ties by index), `k` in all.
