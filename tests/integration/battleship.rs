@@ -291,3 +291,52 @@ fn the_bench_reports_both_fleet_sets() {
         }
     }
 }
+
+#[test]
+fn the_bench_pairs_hunters_on_the_same_fleets_and_seeds() {
+    let bench = |hunters: &str| -> String {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args([
+                "bench",
+                "battleship",
+                "--fleets",
+                "2",
+                "--seed",
+                "9",
+                "--uniform-only",
+                "--hunters",
+                hunters,
+                "--rollout-candidates",
+                "2",
+                "--rollout-fleets",
+                "3",
+            ])
+            .output()
+            .expect("the bench runs");
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).expect("utf-8")
+    };
+    // The same hunter twice plays the same games: a paired difference of zero.
+    let same = bench("default,default");
+    assert_eq!(same.matches("hunter vs ").count(), 2, "{same}");
+    assert!(!same.contains("placer"), "{same}");
+    let line = same
+        .lines()
+        .find(|l| l.contains("paired difference"))
+        .expect("a paired difference");
+    assert!(
+        line.contains("+0.000 (se 0.000); with the control variate +0.000 (se 0.000)"),
+        "{line}"
+    );
+    // The rollout hunter beside the default one.
+    let both = bench("default,rollout");
+    assert!(both.contains("rollout (candidates 2, fleets 3"), "{both}");
+    assert_eq!(both.matches("paired difference").count(), 1, "{both}");
+    // An unknown hunter is refused.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["bench", "battleship", "--hunters", "default,psychic"])
+        .output()
+        .expect("the bench runs");
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unknown hunter"));
+}

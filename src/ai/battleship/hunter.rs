@@ -109,9 +109,42 @@ pub const HIT_VALUE: [f64; 4] = [1.3, 1.0, 1.0, 1.0];
 /// counting tables, or the chain's states, one per gathering sweep).
 #[must_use]
 pub fn belief(view: &View, rng: &mut Rng, limits: &Limits<'_>, draws: usize) -> Belief {
+    belief_with(view, rng, limits, draws, &Effort::FULL)
+}
+
+/// How much work a belief may take: the hunter's own, or less for the simulated
+/// hunters of rollouts, which call it thousands of times per shot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Effort {
+    /// Whether the exact count is tried (when few ships are afloat or few cells open).
+    pub exact: bool,
+    /// Chain sweeps before gathering.
+    pub burn_in: usize,
+    /// Chain sweeps gathered.
+    pub sweeps: usize,
+}
+
+impl Effort {
+    /// The hunter's own effort.
+    pub const FULL: Effort = Effort {
+        exact: true,
+        burn_in: BURN_IN,
+        sweeps: SWEEPS,
+    };
+}
+
+/// [`belief`] with the given effort.
+#[must_use]
+pub fn belief_with(
+    view: &View,
+    rng: &mut Rng,
+    limits: &Limits<'_>,
+    draws: usize,
+    effort: &Effort,
+) -> Belief {
     let afloat: usize = ShipType::ALL.into_iter().map(|k| view.afloat(k)).sum();
     let open = view.open_cells().count();
-    if afloat <= EXACT_SHIPS || open <= EXACT_OPEN {
+    if effort.exact && (afloat <= EXACT_SHIPS || open <= EXACT_OPEN) {
         let board = Board::from_view(view);
         let tables = Tables::build(&board, MAX_STATES, || limits.expired());
         if let Some(tables) = tables.filter(|t| t.total() > 0) {
@@ -133,7 +166,7 @@ pub fn belief(view: &View, rng: &mut Rng, limits: &Limits<'_>, draws: usize) -> 
             return Belief::from_lengths(view, &by_length, samples, Source::Exact);
         }
     }
-    if let Some((by_length, samples)) = sampled(view, rng, limits, draws) {
+    if let Some((by_length, samples)) = sampled(view, rng, limits, draws, effort) {
         return Belief::from_lengths(view, &by_length, samples, Source::Sampled);
     }
     let p = estimate(view);
@@ -150,27 +183,30 @@ const BURN_IN: usize = 100;
 /// Gathering sweeps per shot.
 pub const SWEEPS: usize = 1000;
 
-/// Per-length cell probabilities from the Markov chain of [`super::sample`] and up
-/// to `draws` of its states, or `None` when no starting placement is found.
+/// Per-length cell probabilities from the Markov chain of [`super::sample`] after the
+/// effort's sweeps, and up to `draws` of its states (spread evenly over the gathering
+/// sweeps), or `None` when no starting placement is found.
 fn sampled(
     view: &View,
     rng: &mut Rng,
     limits: &Limits<'_>,
     draws: usize,
+    effort: &Effort,
 ) -> Option<([[f64; 100]; 4], Vec<u128>)> {
+    let (burn_in, sweeps) = (effort.burn_in, effort.sweeps.max(1));
     let problem = Problem::from_view(view);
     let mut chain = Chain::start(&problem, rng)?;
-    let mut samples = Vec::with_capacity(draws.min(SWEEPS));
-    let every = SWEEPS.div_ceil(draws.max(1)).max(1);
-    for k in 0..BURN_IN + SWEEPS {
+    let mut samples = Vec::with_capacity(draws.min(sweeps));
+    let every = sweeps.div_ceil(draws.max(1)).max(1);
+    for k in 0..burn_in + sweeps {
         // Every 8 sweeps (a fraction of a millisecond): on a loaded machine a
         // coarser check let a shot overrun a 50 ms move time by tens of ms.
         if k % 8 == 7 && limits.expired() {
             break;
         }
-        let gather = k >= BURN_IN;
+        let gather = k >= burn_in;
         chain.sweep(rng, gather);
-        if gather && draws > 0 && (k - BURN_IN).is_multiple_of(every) {
+        if gather && draws > 0 && (k - burn_in).is_multiple_of(every) {
             samples.push(chain.cells());
         }
     }
@@ -243,12 +279,17 @@ fn estimate(view: &View) -> [f64; 100] {
 /// the open cell of highest worth (a likely ship, boats counting [`HIT_VALUE`]);
 /// among equals one beside a hit, then by `rng`.
 pub fn hunt(view: &View, rng: &mut Rng, limits: &Limits<'_>) -> Option<Cell> {
-    let belief = belief(view, rng, limits, 0);
+    hunt_with(view, rng, limits, &Effort::FULL)
+}
+
+/// [`hunt`] with the given effort.
+pub fn hunt_with(view: &View, rng: &mut Rng, limits: &Limits<'_>, effort: &Effort) -> Option<Cell> {
+    let belief = belief_with(view, rng, limits, 0, effort);
     best(view, &belief.worth, rng)
 }
 
 /// The open cell of highest weight (ties by `rng`); any open cell if all weigh zero.
-fn best(view: &View, w: &[f64; 100], rng: &mut Rng) -> Option<Cell> {
+pub(crate) fn best(view: &View, w: &[f64; 100], rng: &mut Rng) -> Option<Cell> {
     let open: Vec<Cell> = view.open_cells().collect();
     let top = open
         .iter()

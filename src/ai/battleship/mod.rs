@@ -9,6 +9,8 @@
 //! - [`sample`]: a Markov chain (Gibbs moves) over the fleets consistent with a view,
 //!   for cell probabilities while exact counting is too costly.
 //! - [`hunter`]: the shot at the open cell most likely to hold a ship.
+//! - [`rollout`]: the shot of fewest expected misses to come, by Monte Carlo rollouts
+//!   of the hunter over fleets drawn from its belief.
 //! - [`placer`]: uniform fleets and the `genfleet` mixture.
 //! - [`parity`]: the simple parity hunter, kept as the `greedy` baseline.
 //!
@@ -22,6 +24,7 @@ pub mod exact;
 pub mod hunter;
 pub mod parity;
 pub mod placer;
+pub mod rollout;
 pub mod sample;
 
 pub use hunter::hunt;

@@ -9,22 +9,76 @@
 //! search for those boats from there ([`LastBoats`]). The same mean as the misses
 //! played out (the hunter is greedy in that phase; only its tie-breaks differ), a
 //! smaller spread: the figure to compare two hunters by.
+//!
+//! Several hunters (`--hunters default,rollout`) each play the same fleets with the
+//! same generator seeds, and every hunter after the first is compared with it fleet
+//! by fleet: the mean paired difference of misses, played out and with the control
+//! variate, with its standard error. `--move-ms` gives each shot a deadline (the
+//! misses then depend on the machine's load; without it they depend only on the
+//! seed).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 
 use tabula::ai::Limits;
 use tabula::ai::battleship::boats::{LastBoats, last_boats};
+use tabula::ai::battleship::rollout;
 use tabula::ai::battleship::{hunt, place, random_fleet};
-use tabula::games::battleship::{Fleet, ShotResult, View};
+use tabula::games::battleship::{Cell, Fleet, ShotResult, View};
 use tabula::rng::Rng;
+
+/// A hunter the bench can play.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Hunter {
+    /// The engine's hunter ([`hunt`]).
+    Default,
+    /// The rollout hunter ([`rollout::hunt`]) with its settings.
+    Rollout(rollout::Settings),
+}
+
+impl Hunter {
+    /// The hunter named `name` (`default` or `rollout`), rollouts with `settings`.
+    ///
+    /// # Errors
+    /// An unknown name.
+    pub fn named(name: &str, settings: rollout::Settings) -> Result<Hunter> {
+        match name {
+            "default" => Ok(Hunter::Default),
+            "rollout" => Ok(Hunter::Rollout(settings)),
+            other => bail!("unknown hunter {other:?} (hunters: default, rollout)"),
+        }
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Hunter::Default => "default".to_string(),
+            Hunter::Rollout(s) => format!(
+                "rollout (candidates {}, fleets {}, sweeps {}+{}, margin {})",
+                s.candidates, s.fleets, s.effort.burn_in, s.effort.sweeps, s.margin
+            ),
+        }
+    }
+
+    fn shoot(&self, view: &View, rng: &mut Rng, limits: &Limits<'_>) -> Option<Cell> {
+        match self {
+            Hunter::Default => hunt(view, rng, limits),
+            Hunter::Rollout(settings) => rollout::hunt(view, rng, limits, settings),
+        }
+    }
+}
 
 /// The settings of one run.
 pub struct Settings {
     pub fleets: usize,
     pub seed: u64,
     pub threads: usize,
+    /// The hunters, each on the same fleets; the first is the reference.
+    pub hunters: Vec<Hunter>,
+    /// Each shot's time limit in milliseconds (0: none).
+    pub move_ms: u64,
+    /// Whether the placer's fleets are played too.
+    pub placer: bool,
 }
 
 /// One game's figures.
@@ -38,12 +92,12 @@ struct Game {
     slowest: f64,
 }
 
-/// The hunter against `fleet` until it sinks, with its own seeded generator.
-fn play(fleet: &Fleet, seed: u64) -> Result<Game> {
+/// `hunter` against `fleet` until it sinks, with its own seeded generator and each
+/// shot limited to `move_ms` milliseconds (0: no limit).
+fn play(hunter: &Hunter, fleet: &Fleet, seed: u64, move_ms: u64) -> Result<Game> {
     let mut rng = Rng::new(seed);
     let mut view = View::new();
     let mut game = Game::default();
-    let limits = Limits::depth(1);
     let mut expected = None;
     while !view.all_sunk() {
         if expected.is_none()
@@ -53,7 +107,14 @@ fn play(fleet: &Fleet, seed: u64) -> Result<Game> {
             expected = Some(f64::from(game.misses) + rest);
         }
         let started = Instant::now();
-        let Some(cell) = hunt(&view, &mut rng, &limits) else {
+        let limits = Limits {
+            depth: 1,
+            deadline: (move_ms > 0).then(|| started + Duration::from_millis(move_ms)),
+            stop: None,
+            cancel: None,
+            nodes: None,
+        };
+        let Some(cell) = hunter.shoot(&view, &mut rng, &limits) else {
             bail!("the hunter found no open cell with ships afloat");
         };
         let seconds = started.elapsed().as_secs_f64();
@@ -70,7 +131,13 @@ fn play(fleet: &Fleet, seed: u64) -> Result<Game> {
 }
 
 /// Plays every fleet, spread over `threads` threads; results in fleet order.
-fn play_all(fleets: &[Fleet], seed: u64, threads: usize) -> Result<Vec<Game>> {
+fn play_all(
+    hunter: &Hunter,
+    fleets: &[Fleet],
+    seed: u64,
+    threads: usize,
+    move_ms: u64,
+) -> Result<Vec<Game>> {
     let threads = threads.clamp(1, fleets.len().max(1));
     let chunk = fleets.len().div_ceil(threads).max(1);
     let results: Vec<Result<Vec<Game>>> = std::thread::scope(|scope| {
@@ -82,7 +149,9 @@ fn play_all(fleets: &[Fleet], seed: u64, threads: usize) -> Result<Vec<Game>> {
                     fleets
                         .iter()
                         .enumerate()
-                        .map(|(i, fleet)| play(fleet, seed ^ (part * chunk + i) as u64))
+                        .map(|(i, fleet)| {
+                            play(hunter, fleet, seed ^ (part * chunk + i) as u64, move_ms)
+                        })
                         .collect::<Result<Vec<Game>>>()
                 })
             })
@@ -162,24 +231,77 @@ fn report(title: &str, games: &[Game], uniform: bool) {
     );
 }
 
+/// Mean and standard error of `values`.
+fn mean_se(values: &[f64]) -> (f64, f64) {
+    let n = values.len() as f64;
+    if n < 2.0 {
+        return (values.first().copied().unwrap_or(0.0), f64::INFINITY);
+    }
+    let mean = values.iter().sum::<f64>() / n;
+    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, (var / n).sqrt())
+}
+
+/// Prints `games`' paired differences with `reference` (same fleets, same seeds).
+fn compare(games: &[Game], reference: &[Game], uniform: bool) {
+    let played: Vec<f64> = games
+        .iter()
+        .zip(reference)
+        .map(|(g, r)| f64::from(g.misses) - f64::from(r.misses))
+        .collect();
+    let (d, se) = mean_se(&played);
+    print!("  paired difference of misses with the first hunter: {d:+.3} (se {se:.3})");
+    if uniform {
+        let cv: Vec<f64> = games
+            .iter()
+            .zip(reference)
+            .map(|(g, r)| g.expected - r.expected)
+            .collect();
+        let (d, se) = mean_se(&cv);
+        print!("; with the control variate {d:+.3} (se {se:.3})");
+    }
+    println!();
+}
+
 /// Runs the benchmark and prints its figures.
 ///
 /// # Errors
 /// When a game cannot be finished (a hunter bug).
 pub fn run(settings: &Settings) -> Result<()> {
     println!(
-        "tabula bench battleship --fleets {} --seed {} --threads {}",
-        settings.fleets, settings.seed, settings.threads
+        "tabula bench battleship --fleets {} --seed {} --threads {} --move-ms {}",
+        settings.fleets, settings.seed, settings.threads, settings.move_ms
     );
     let mut rng = Rng::new(settings.seed);
     let uniform: Vec<Fleet> = (0..settings.fleets)
         .map(|_| random_fleet(&mut rng))
         .collect();
-    let games = play_all(&uniform, settings.seed, settings.threads)?;
-    report("hunter vs uniformly random legal fleets", &games, true);
     let mut rng = Rng::new(settings.seed ^ 0x5EED_F1EE7);
     let placed: Vec<Fleet> = (0..settings.fleets).map(|_| place(&mut rng)).collect();
-    let games = play_all(&placed, settings.seed, settings.threads)?;
-    report("hunter vs placer fleets", &games, false);
+    let mut sets = vec![("uniformly random legal fleets", &uniform, true)];
+    if settings.placer {
+        sets.push(("placer fleets", &placed, false));
+    }
+    for (what, fleets, is_uniform) in sets {
+        let mut reference: Option<Vec<Game>> = None;
+        for hunter in &settings.hunters {
+            let games = play_all(
+                hunter,
+                fleets,
+                settings.seed,
+                settings.threads,
+                settings.move_ms,
+            )?;
+            report(
+                &format!("hunter vs {what}, {}", hunter.name()),
+                &games,
+                is_uniform,
+            );
+            match &reference {
+                None => reference = Some(games),
+                Some(first) => compare(&games, first, is_uniform),
+            }
+        }
+    }
     Ok(())
 }

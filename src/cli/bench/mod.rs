@@ -28,6 +28,29 @@ pub struct BenchArgs {
     /// Battleship: how many fleets of each kind.
     #[arg(long, default_value_t = 1000)]
     fleets: usize,
+    /// Battleship: the hunters to play on the same fleets, comma-separated
+    /// (`default`, `rollout`); each after the first is compared with the first.
+    #[arg(long, default_value = "default")]
+    hunters: String,
+    /// Battleship: each shot's time limit in milliseconds (0: none).
+    #[arg(long, default_value_t = 0)]
+    move_ms: u64,
+    /// Battleship: play the uniform fleets only (not the placer's).
+    #[arg(long)]
+    uniform_only: bool,
+    /// Battleship rollout hunter: candidate shots scored.
+    #[arg(long, default_value_t = 4)]
+    rollout_candidates: usize,
+    /// Battleship rollout hunter: fleets drawn per shot.
+    #[arg(long, default_value_t = 48)]
+    rollout_fleets: usize,
+    /// Battleship rollout hunter: chain sweeps gathered per simulated shot.
+    #[arg(long, default_value_t = 20)]
+    rollout_sweeps: usize,
+    /// Battleship rollout hunter: standard errors by which a candidate must beat the
+    /// hunter's own shot.
+    #[arg(long, default_value_t = 1.0)]
+    rollout_margin: f64,
     /// Battleship and shell: the seed of every random choice.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -116,11 +139,28 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             }
             Ok(())
         }
-        What::Battleship => battleship::run(&battleship::Settings {
-            fleets: args.fleets,
-            seed: args.seed,
-            threads: args.threads,
-        }),
+        What::Battleship => {
+            let mut rollout = tabula::ai::battleship::rollout::Settings {
+                candidates: args.rollout_candidates,
+                fleets: args.rollout_fleets,
+                margin: args.rollout_margin,
+                ..Default::default()
+            };
+            rollout.effort.sweeps = args.rollout_sweeps;
+            let hunters = args
+                .hunters
+                .split(',')
+                .map(|name| battleship::Hunter::named(name.trim(), rollout))
+                .collect::<Result<Vec<_>>>()?;
+            battleship::run(&battleship::Settings {
+                fleets: args.fleets,
+                seed: args.seed,
+                threads: args.threads,
+                hunters,
+                move_ms: args.move_ms,
+                placer: !args.uniform_only,
+            })
+        }
         What::Shell => {
             let mut shell = args.shell.clone();
             shell.seed = args.seed;
