@@ -57,6 +57,8 @@ enum Tool {
     Arena(tabula::arena::ArenaArgs),
     /// Makes the Othello pattern weights: self-play data, then a least-squares fit.
     Train(train::TrainArgs),
+    /// Serves tables two people (or programs) play by a link, over HTTP and WebSocket.
+    Serve(tabula::serve::ServeArgs),
 }
 
 fn game_kind(name: &str) -> Result<GameKind> {
@@ -124,6 +126,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Tool::Conformance(args)) => conformance_cli::run(args),
         Some(Tool::Arena(args)) => tabula::arena::run(&args, kind).map(|()| ExitCode::SUCCESS),
         Some(Tool::Train(args)) => train::run(&args).map(|()| ExitCode::SUCCESS),
+        Some(Tool::Serve(args)) => tabula::serve::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }
 

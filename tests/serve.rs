@@ -1,0 +1,446 @@
+//! `tabula serve` driven over real HTTP and WebSocket on loopback: the real binary,
+//! two seats per table, whole games of each kind, and every frame each seat received
+//! inspected for what it must not see.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use tungstenite::{Message, WebSocket};
+
+/// A running server, killed when dropped.
+struct Server {
+    child: Child,
+    address: String,
+}
+
+impl Server {
+    fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("tabula starts");
+        let stdout = child.stdout.take().expect("a stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("the address line");
+        let address = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_string();
+        Server { child, address }
+    }
+
+    /// `(status, body)` of one HTTP request.
+    fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+        let mut stream = TcpStream::connect(&self.address).expect("connects");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .expect("a timeout");
+        write!(
+            stream,
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.address,
+            body.len()
+        )
+        .expect("request sent");
+        let mut response = String::new();
+        stream.read_to_string(&mut response).expect("a response");
+        let status = response
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no status in {response:?}"));
+        let body = response
+            .split_once("\r\n\r\n")
+            .map_or("", |(_, b)| b)
+            .to_string();
+        (status, body)
+    }
+
+    /// Opens a table: the host's and the guest's tokens.
+    fn open(&self, body: &str) -> (String, String) {
+        let (status, answer) = self.request("POST", "/api/tables", body);
+        assert_eq!(status, 200, "{answer}");
+        let json: serde_json::Value = serde_json::from_str(&answer).expect("JSON");
+        let token = |key: &str| {
+            let link = json[key].as_str().expect("a link");
+            assert!(
+                link.starts_with(&format!("http://{}/", self.address)),
+                "{link}"
+            );
+            link.split_once("#seat=").expect("a token").1.to_string()
+        };
+        (token("host"), token("invite"))
+    }
+
+    fn seat(&self, token: &str) -> Seat {
+        let stream = TcpStream::connect(&self.address).expect("connects");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .expect("a timeout");
+        let url = format!("ws://{}/ws?token={token}", self.address);
+        let (ws, _) = tungstenite::client(url, stream).expect("a WebSocket");
+        Seat {
+            ws,
+            frames: Vec::new(),
+            read: 0,
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One seat's connection and every frame it received.
+struct Seat {
+    ws: WebSocket<TcpStream>,
+    frames: Vec<String>,
+    /// Frames already looked at by `wait_for`.
+    read: usize,
+}
+
+impl Seat {
+    fn receive(&mut self) -> String {
+        loop {
+            let frame = self.ws.read();
+            let frame = frame.unwrap_or_else(|e| {
+                panic!(
+                    "no frame within 20 s ({e}); last frames {:?}",
+                    &self.frames[self.frames.len().saturating_sub(12)..]
+                )
+            });
+            match frame {
+                Message::Text(text) => {
+                    self.frames.push(text.to_string());
+                    return text.to_string();
+                }
+                Message::Close(_) => panic!("closed by the server"),
+                _ => {}
+            }
+        }
+    }
+
+    /// Sends one command and reads up to its answer: `Ok(text)` or `Err(message)`.
+    fn command(&mut self, line: &str) -> Result<String, String> {
+        self.ws.send(Message::text(line)).expect("sent");
+        loop {
+            let frame = self.receive();
+            if let Some(text) = frame.strip_prefix("= ") {
+                return Ok(text.to_string());
+            }
+            if let Some(text) = frame.strip_prefix("? ") {
+                return Err(text.to_string());
+            }
+            assert!(
+                frame.starts_with("event "),
+                "neither answer nor event: {frame}"
+            );
+        }
+    }
+
+    fn ok(&mut self, line: &str) -> String {
+        self.command(line).unwrap_or_else(|e| {
+            panic!(
+                "{line}: refused: {e}; last frames {:?}",
+                &self.frames[self.frames.len().saturating_sub(12)..]
+            )
+        })
+    }
+
+    /// Reads until an event starting with `prefix` that was not looked at before.
+    fn wait_for(&mut self, prefix: &str) -> String {
+        let wanted = format!("event {prefix}");
+        loop {
+            while self.read < self.frames.len() {
+                let frame = self.frames[self.read].clone();
+                self.read += 1;
+                if frame.starts_with(&wanted) {
+                    return frame;
+                }
+            }
+            self.receive();
+        }
+    }
+
+    /// Reads until an event starting with one of `prefixes` not looked at before.
+    fn wait_any(&mut self, prefixes: &[&str]) -> String {
+        loop {
+            while self.read < self.frames.len() {
+                let frame = self.frames[self.read].clone();
+                self.read += 1;
+                if prefixes
+                    .iter()
+                    .any(|p| frame.starts_with(&format!("event {p}")))
+                {
+                    return frame;
+                }
+            }
+            self.receive();
+        }
+    }
+
+    fn saw(&self, prefix: &str) -> bool {
+        let wanted = format!("event {prefix}");
+        self.frames.iter().any(|f| f.starts_with(&wanted))
+    }
+}
+
+/// A small deterministic generator for the players' choices.
+struct Pick(u64);
+
+impl Pick {
+    fn from<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let index = usize::try_from((self.0 >> 33) % items.len() as u64).unwrap_or(0);
+        items[index]
+    }
+}
+
+#[test]
+fn othello_game_between_two_seats() {
+    let server = Server::start();
+    let (host, invite) = server.open(r#"{"game": "othello"}"#);
+    let mut seats = [server.seat(&host), server.seat(&invite)];
+    assert_eq!(seats[0].receive(), "event seat black othello");
+    assert_eq!(seats[1].receive(), "event seat white othello");
+    assert_eq!(
+        seats[1].command("play black f5"),
+        Err("this seat plays white".to_string())
+    );
+    assert_eq!(
+        seats[1].command("play white f6"),
+        Err("it is black's move".to_string())
+    );
+    let mut pick = Pick(1);
+    let names = ["black", "white"];
+    let mut turn = 0;
+    for _ in 0..130 {
+        let legal = seats[turn].ok(&format!("all_legal {}", names[turn]));
+        if legal.is_empty() {
+            break;
+        }
+        let moves: Vec<&str> = legal.split(' ').collect();
+        let mv = pick.from(&moves);
+        seats[turn].ok(&format!("play {} {mv}", names[turn]));
+        for seat in &mut seats {
+            seat.wait_for(&format!("played {} {mv}", names[turn]));
+        }
+        let next = seats[0].wait_any(&["turn ", "over "]);
+        assert_eq!(seats[1].wait_any(&["turn ", "over "]), next);
+        if next.starts_with("event over ") {
+            break;
+        }
+        turn = usize::from(next == "event turn white");
+    }
+    assert!(seats[0].saw("over "));
+    assert!(seats[0].ok("score").contains("draws"));
+}
+
+#[test]
+fn shell_game_with_sealed_picks() {
+    let server = Server::start();
+    let (host, invite) = server.open(r#"{"game": "shell"}"#);
+    let mut seats = [server.seat(&host), server.seat(&invite)];
+    let names = ["black", "white"];
+    let mut pick = Pick(9);
+    seats[0].ok("play black e5");
+    assert_eq!(
+        seats[0].command("play black d4"),
+        Err("you have picked this turn already".to_string())
+    );
+    seats[1].ok("play white d4");
+    let revealed = seats[0].wait_for("revealed");
+    assert!(revealed.starts_with("event revealed e5 d4 "), "{revealed}");
+    assert_eq!(seats[1].wait_for("revealed"), revealed);
+    let mut turns = 0;
+    while !seats[0].saw("over") {
+        turns += 1;
+        assert!(turns < 2000, "the game ends");
+        // White picks first half of the time: the order must not matter.
+        let order = if turns % 2 == 0 { [0, 1] } else { [1, 0] };
+        for seat in order {
+            let legal = seats[seat].ok(&format!("all_legal {}", names[seat]));
+            let empty: Vec<&str> = legal.split(' ').collect();
+            let cell = pick.from(&empty).to_string();
+            seats[seat].ok(&format!("play {} {cell}", names[seat]));
+        }
+        let revealed = seats[0].wait_for("revealed");
+        assert_eq!(seats[1].wait_for("revealed"), revealed);
+        if !revealed.ends_with(" ongoing") && !revealed.ends_with(" sudden_death") {
+            break;
+        }
+    }
+    assert_eq!(seats[0].wait_for("over "), seats[1].wait_for("over "));
+    audit_shell(&seats[0].frames, "white");
+    audit_shell(&seats[1].frames, "black");
+}
+
+/// Every pick of `other` that a seat was told of before its reveal carries no cell,
+/// and every reveal follows both picks.
+fn audit_shell(frames: &[String], other: &str) {
+    let mut told = 0;
+    for frame in frames {
+        if frame.starts_with(&format!("event picked {other}")) {
+            assert_eq!(frame, &format!("event picked {other}"));
+            told += 1;
+        }
+        if frame.starts_with("event revealed") {
+            assert_eq!(told, 1, "one sealed pick before each reveal");
+            told = 0;
+        }
+    }
+}
+
+const WHITE_FLEET: &str = "A1-A4 C1-C3 E1-E3 G1-G2 I1-I2 A6-B6 A8 C8 E8 G8";
+
+/// No frame a seat received before the game's end names a ship of the other fleet
+/// (of two cells or more) that it had not sunk, nor the other fleet as a whole. A
+/// ship that lies the same in both fleets cannot be told apart and is not checked.
+fn audit_fleet(frames: &[String], me: &str, other: &str, other_fleet: &str, my_fleet: &str) {
+    let end = frames
+        .iter()
+        .position(|f| f.starts_with("event over "))
+        .expect("the game ended");
+    let mut sunk = Vec::new();
+    for frame in &frames[..end] {
+        assert!(
+            !frame.starts_with(&format!("event fleet {other}")),
+            "{frame}"
+        );
+        if frame.starts_with(&format!("event shot {me}")) && frame.contains(" sunk ") {
+            sunk.push(frame.split(' ').next_back().unwrap_or("").to_string());
+        }
+        let mine: Vec<&str> = my_fleet.split(' ').collect();
+        for ship in other_fleet
+            .split(' ')
+            .filter(|s| s.contains('-') && !mine.contains(s))
+        {
+            if !sunk.iter().any(|s| s == ship) {
+                assert!(!frame.contains(ship), "{me} was told {ship}: {frame}");
+            }
+        }
+    }
+}
+
+#[test]
+fn battleship_table_played_to_the_end_twice_with_offers_and_score() {
+    let server = Server::start();
+    let (host, invite) = server.open(r#"{"game": "battleship", "clock": "600+5"}"#);
+    let mut black = server.seat(&host);
+    let mut white = server.seat(&invite);
+    assert_eq!(
+        black.command("play black A1"),
+        Err("the game has not started".into())
+    );
+    let black_fleet = black.ok("genfleet black");
+    white.ok(&format!("fleet white {WHITE_FLEET}"));
+    black.wait_for("placed white");
+    assert_eq!(
+        black.command("start"),
+        Err("white (the guest) is not ready".into())
+    );
+    assert_eq!(
+        white.command("start"),
+        Err("only the host (black) starts".into())
+    );
+    white.ok("ready white");
+    black.wait_for("ready white");
+    assert_eq!(black.ok("start"), "black");
+    white.wait_for("start black");
+    white.wait_for("clock white 600.0");
+    // A draw offer declined by a shot (it lapses), then one declined outright.
+    white.ok("offer_draw white");
+    black.wait_for("offer white");
+    let mut seats = [black, white];
+    let names = ["black", "white"];
+    let mut pick = Pick(4);
+    let mut shots = 0;
+    let mut turn = 0;
+    while !seats[0].saw("over ") {
+        let legal = seats[turn].ok(&format!("all_legal {}", names[turn]));
+        if legal.is_empty() {
+            turn = 1 - turn;
+            continue;
+        }
+        let cells: Vec<&str> = legal.split(' ').collect();
+        let cell = pick.from(&cells);
+        let result = seats[turn].ok(&format!("play {} {cell}", names[turn]));
+        shots += 1;
+        let next = seats[0].wait_any(&["turn ", "over "]);
+        assert_eq!(seats[1].wait_any(&["turn ", "over "]), next);
+        assert_eq!(
+            result == "miss",
+            next == format!("event turn {}", names[1 - turn]),
+            "{result} {next}"
+        );
+        turn = usize::from(next == "event turn white");
+        if shots == 3 {
+            // The seat to shoot offers and is declined; no second offer before a shot.
+            seats[turn].ok(&format!("offer_draw {}", names[turn]));
+            seats[1 - turn].wait_for(&format!("offer {}", names[turn]));
+            seats[1 - turn].ok(&format!("decline_draw {}", names[1 - turn]));
+            assert!(
+                seats[turn]
+                    .command(&format!("offer_draw {}", names[turn]))
+                    .is_err()
+            );
+        }
+        if shots == 5 {
+            // Own ships drawn on the left, never the other fleet on the right.
+            let picture = seats[1 - turn].ok("showboard");
+            let left: usize = picture
+                .lines()
+                .map(|l| l.chars().take(26).filter(|&c| c == '#').count())
+                .sum();
+            assert!(left > 0, "{picture}");
+            assert!(
+                picture
+                    .lines()
+                    .all(|l| !l.chars().skip(26).any(|c| c == '#')),
+                "{picture}"
+            );
+        }
+    }
+    audit_fleet(
+        &seats[0].frames,
+        "black",
+        "white",
+        WHITE_FLEET,
+        &black_fleet,
+    );
+    audit_fleet(
+        &seats[1].frames,
+        "white",
+        "black",
+        &black_fleet,
+        WHITE_FLEET,
+    );
+    seats[1].wait_for(&format!("fleet black {black_fleet}"));
+    // Again: the score is kept, white shoots first, a draw offer accepted.
+    seats[1].ok("again");
+    seats[0].wait_for("game battleship 2");
+    seats[0].ok("genfleet black");
+    seats[1].ok("genfleet white");
+    seats[1].ok("ready white");
+    assert_eq!(seats[0].ok("start"), "white");
+    seats[0].ok("offer_draw black");
+    seats[1].ok("accept_draw white");
+    assert_eq!(seats[0].wait_for("over "), "event over draw agreed");
+    let score = seats[1].ok("score");
+    assert!(score.ends_with("draws 1"), "{score}");
+    assert!(score == "black 1 white 0 draws 1" || score == "black 0 white 1 draws 1");
+}
