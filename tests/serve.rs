@@ -444,3 +444,109 @@ fn battleship_table_played_to_the_end_twice_with_offers_and_score() {
     assert!(score.ends_with("draws 1"), "{score}");
     assert!(score == "black 1 white 0 draws 1" || score == "black 0 white 1 draws 1");
 }
+
+impl Server {
+    /// The HTTP status of a WebSocket handshake at `/ws{query}` that was refused, or
+    /// 101 when it was accepted.
+    fn handshake(&self, query: &str) -> (u16, String) {
+        let stream = TcpStream::connect(&self.address).expect("connects");
+        let url = format!("ws://{}/ws{query}", self.address);
+        match tungstenite::client(url, stream) {
+            Ok(_) => (101, String::new()),
+            Err(tungstenite::HandshakeError::Failure(tungstenite::Error::Http(response))) => (
+                response.status().as_u16(),
+                String::from_utf8_lossy(response.body().as_deref().unwrap_or_default()).to_string(),
+            ),
+            Err(other) => panic!("handshake failed: {other}"),
+        }
+    }
+}
+
+#[test]
+fn bad_tokens_and_bad_input_are_refused_and_the_table_plays_on() {
+    let server = Server::start();
+    let (host, invite) = server.open(r#"{"game": "othello"}"#);
+    // Unknown, malformed and missing tokens get one answer, telling nothing.
+    let unknown = server.handshake(&format!("?token={}", "0".repeat(48)));
+    assert_eq!(unknown.0, 404);
+    assert_eq!(server.handshake("?token=../../etc/passwd"), unknown);
+    assert_eq!(server.handshake(""), unknown);
+    assert_eq!(server.handshake(&format!("?token={}", &host[1..])), unknown);
+    assert_eq!(server.handshake(&format!("?token={host}")).0, 101);
+    // No file is served but the page.
+    for path in [
+        "/../../etc/passwd",
+        "/%2e%2e/Cargo.toml",
+        "/src/serve/page.html",
+    ] {
+        assert_eq!(server.request("GET", path, "").0, 404, "{path}");
+    }
+    let (status, page) = server.request("GET", "/", "");
+    assert_eq!(status, 200);
+    assert!(page.contains("<title>tabula"), "{page}");
+    // Bad tables.
+    for body in [
+        r#"{"game": "chess"}"#,
+        r#"{"game": "othello", "clock": "0"}"#,
+        r#"{"game": "othello", "clock": "soon"}"#,
+        r#"{"game": "othello", "opponent": "gnugo"}"#,
+        "not json",
+    ] {
+        let (status, answer) = server.request("POST", "/api/tables", body);
+        assert!((400..500).contains(&status), "{body}: {status} {answer}");
+    }
+    let huge = format!(
+        r#"{{"game": "othello", "clock": "{}"}}"#,
+        "1".repeat(10_000)
+    );
+    assert_eq!(server.request("POST", "/api/tables", &huge).0, 413);
+
+    let mut black = server.seat(&host);
+    let mut white = server.seat(&invite);
+    // An oversized message ends that connection only.
+    let mut intruder = server.seat(&invite);
+    let _ = intruder.ws.send(Message::text("x".repeat(10_000)));
+    let closed = loop {
+        match intruder.ws.read() {
+            Ok(Message::Text(_)) => {}
+            Ok(Message::Close(_)) | Err(_) => break true,
+            Ok(_) => {}
+        }
+    };
+    assert!(closed);
+    // A binary frame is refused with an answer.
+    black
+        .ws
+        .send(Message::binary(vec![1u8, 2, 3]))
+        .expect("sent");
+    loop {
+        let frame = black.receive();
+        if !frame.starts_with("event ") {
+            assert_eq!(frame, "? send text frames, one command each");
+            break;
+        }
+    }
+    // A flood is refused beyond the rate limit, and the seat plays after a pause.
+    for _ in 0..100 {
+        black.ws.send(Message::text("status")).expect("sent");
+    }
+    let mut refused = 0;
+    for _ in 0..100 {
+        loop {
+            let frame = black.receive();
+            if frame.starts_with("? ") {
+                assert_eq!(frame, "? too many commands: slow down");
+                refused += 1;
+                break;
+            }
+            if frame.starts_with("= ") {
+                break;
+            }
+        }
+    }
+    assert!(refused > 0, "a flood of 100 commands is limited");
+    std::thread::sleep(Duration::from_millis(2500));
+    black.ok("play black f5");
+    white.wait_for("played black f5");
+    white.ok("play white f6");
+}

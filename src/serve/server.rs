@@ -391,18 +391,18 @@ async fn play_seat(
         tokio::select! {
             incoming = socket.recv() => {
                 let text = match incoming {
-                    Some(Ok(Message::Text(text))) => text.to_string(),
-                    Some(Ok(Message::Binary(_))) => "\u{fffd}binary".to_string(),
+                    Some(Ok(Message::Text(text))) => Some(text.to_string()),
+                    Some(Ok(Message::Binary(_))) => None,
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                     Some(Ok(Message::Close(_)) | Err(_)) | None => break,
                 };
                 let now = Instant::now();
                 let answer = if rate.allow(now) {
                     refused_in_a_row = 0;
-                    handle_line(&table, color, &text, id, now)
+                    handle_line(&table, color, text.as_deref(), id, now)
                 } else {
                     refused_in_a_row += 1;
-                    Some(GtpResponse::failure(None, "too many commands: slow down").to_string())
+                    Some(frame(Err("too many commands: slow down".to_string())))
                 };
                 if refused_in_a_row > 200 {
                     break;
@@ -432,28 +432,37 @@ async fn play_seat(
     log::debug!("table {}: {} disconnected", table.id, color.name());
 }
 
+/// An answer as one frame: GTP framing without the response's closing empty line.
+fn frame(answer: Result<String, String>) -> String {
+    let response = match answer {
+        Ok(text) => GtpResponse::success(None, text),
+        Err(message) => GtpResponse::failure(None, message),
+    };
+    response.to_string().trim_end_matches('\n').to_string()
+}
+
 /// Handles one command line of `color`'s connection `id`: the answer (queued by the
 /// caller) and the events (queued here, to every connection they are for).
-fn handle_line(table: &Table, color: Color, text: &str, id: u64, now: Instant) -> Option<String> {
+fn handle_line(
+    table: &Table,
+    color: Color,
+    text: Option<&str>,
+    id: u64,
+    now: Instant,
+) -> Option<String> {
     let mut state = lock(&table.state);
     state.active = now;
     tick(&mut state, now);
-    let Reply { answer, events } = if text.starts_with('\u{fffd}') {
-        Reply {
+    let Reply { answer, events } = match text {
+        Some(text) => state.room.handle(color, text),
+        None => Reply {
             answer: Err("send text frames, one command each".to_string()),
             events: Vec::new(),
-        }
-    } else {
-        state.room.handle(color, text)
+        },
     };
     // The answer first to the acting connection, then the events to everyone: a
     // client reads the answer to its command before what followed from it.
-    let framed = match answer {
-        Ok(text) => GtpResponse::success(None, text),
-        Err(message) => GtpResponse::failure(None, message),
-    }
-    .to_string();
-    let framed = framed.trim_end_matches('\n').to_string();
+    let framed = frame(answer);
     let mine = state.outboxes[color.index()]
         .iter()
         .find(|(other, _)| *other == id)
