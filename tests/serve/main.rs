@@ -1,6 +1,6 @@
 //! `tabula serve` driven over real HTTP and WebSocket on loopback: the real binary,
 //! two seats per table, whole games of each kind, and every frame each seat received
-//! inspected for what it must not see.
+//! inspected for what it must not see; and the page in a real browser (`browser`).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -8,6 +8,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use tungstenite::{Message, WebSocket};
+
+mod browser;
 
 /// A running server, killed when dropped.
 struct Server {
