@@ -350,7 +350,9 @@ async fn play_seat(
         *next
     };
     let (outbox, mut inbox) = mpsc::channel::<String>(shared.limits.queue);
-    {
+    // The greeting is gathered and the connection registered under one lock, so no
+    // event falls between them; it is sent directly, whatever its length.
+    let greeting = {
         let mut state = lock(&table.state);
         state.active = Instant::now();
         let first = state.outboxes[color.index()].is_empty();
@@ -369,14 +371,16 @@ async fn play_seat(
         if !state.outboxes[color.opponent().index()].is_empty() {
             greeting.push(format!("event present {}", color.opponent().name()));
         }
-        for line in greeting {
-            // A fresh queue holds the greeting unless the history is very long: then
-            // the connection starts with what fits, and `showboard` tells the rest.
-            let _ = outbox.try_send(line);
-        }
         state.outboxes[color.index()].push((id, outbox.clone()));
         if first {
             presence(&mut state, color, "present");
+        }
+        greeting
+    };
+    for line in greeting {
+        if socket.send(Message::Text(line.into())).await.is_err() {
+            forget(&table, color, id);
+            return;
         }
     }
     log::debug!("table {}: {} connected", table.id, color.name());
@@ -423,13 +427,19 @@ async fn play_seat(
             }
         }
     }
+    forget(&table, color, id);
+    log::debug!("table {}: {} disconnected", table.id, color.name());
+}
+
+/// Removes `color`'s connection `id` from the table, telling the other seat when it
+/// was the last one of its seat.
+fn forget(table: &Table, color: Color, id: u64) {
     let mut state = lock(&table.state);
     state.outboxes[color.index()].retain(|(other, _)| *other != id);
     state.active = Instant::now();
     if state.outboxes[color.index()].is_empty() {
         presence(&mut state, color, "absent");
     }
-    log::debug!("table {}: {} disconnected", table.id, color.name());
 }
 
 /// An answer as one frame: GTP framing without the response's closing empty line.

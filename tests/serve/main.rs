@@ -552,3 +552,48 @@ fn bad_tokens_and_bad_input_are_refused_and_the_table_plays_on() {
     white.wait_for("played black f5");
     white.ok("play white f6");
 }
+
+/// A seat that connects again is told the game so far: its own secrets, never the
+/// other seat's.
+#[test]
+fn a_seat_that_reconnects_gets_the_game_so_far_and_no_secret() {
+    let server = Server::start();
+    let (host, invite) = server.open(r#"{"game": "battleship"}"#);
+    let mut black = server.seat(&host);
+    let mut white = server.seat(&invite);
+    let black_fleet = black.ok("genfleet black");
+    white.ok(&format!("fleet white {WHITE_FLEET}"));
+    white.ok("ready white");
+    black.ok("start");
+    let result = black.ok("play black A1");
+    assert_eq!(result, "hit");
+    drop(black);
+    let mut again = server.seat(&host);
+    let mut greeting = Vec::new();
+    while greeting.last().map(String::as_str) != Some("event present white") {
+        greeting.push(again.receive());
+    }
+    assert_eq!(greeting[0], "event seat black battleship");
+    assert!(greeting.contains(&format!("event fleet black {black_fleet}")));
+    assert!(greeting.contains(&"event shot black A1 hit".to_string()));
+    assert!(greeting.iter().all(|f| !f.starts_with("event fleet white")));
+    // The guest was told the host left and came back.
+    white.wait_for("absent black");
+    white.wait_for("present black");
+
+    let (host, invite) = server.open(r#"{"game": "shell"}"#);
+    let mut black = server.seat(&host);
+    let white = server.seat(&invite);
+    black.ok("play black e5");
+    drop(white);
+    let mut white = server.seat(&invite);
+    let mut greeting = Vec::new();
+    while greeting.last().map(String::as_str) != Some("event present black") {
+        greeting.push(white.receive());
+    }
+    assert!(
+        greeting.contains(&"event picked black".to_string()),
+        "{greeting:?}"
+    );
+    assert!(greeting.iter().all(|f| !f.contains("e5")), "{greeting:?}");
+}
