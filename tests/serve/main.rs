@@ -597,3 +597,45 @@ fn a_seat_that_reconnects_gets_the_game_so_far_and_no_secret() {
     );
     assert!(greeting.iter().all(|f| !f.contains("e5")), "{greeting:?}");
 }
+
+/// A whole timed game's history (several hundred events) comes back in full to a
+/// seat that connects again, in the order it was first sent.
+#[test]
+fn a_long_history_comes_back_whole() {
+    let server = Server::start();
+    let (host, invite) = server.open(r#"{"game": "battleship", "clock": "900"}"#);
+    let mut seats = [server.seat(&host), server.seat(&invite)];
+    // Fixed fleets and shots: the same game, of several hundred events, every run.
+    seats[0].ok("fleet black J1-J4 H1-H3 F1-F3 D1-D2 B1-B2 I6-J6 J8 H8 F8 D8");
+    seats[1].ok(&format!("fleet white {WHITE_FLEET}"));
+    seats[1].ok("ready white");
+    seats[0].ok("start");
+    let names = ["black", "white"];
+    let mut pick = Pick(21);
+    while !seats[0].saw("over ") {
+        for seat in 0..2 {
+            let legal = seats[seat].ok(&format!("all_legal {}", names[seat]));
+            if !legal.is_empty() {
+                let cells: Vec<&str> = legal.split(' ').collect();
+                let cell = pick.from(&cells);
+                seats[seat].ok(&format!("play {} {cell}", names[seat]));
+            }
+        }
+    }
+    let before = seats[0].frames.len();
+    seats[0].ok("score");
+    let told: Vec<String> = seats[0].frames[..before]
+        .iter()
+        .filter(|f| f.starts_with("event ") && !f.starts_with("event present"))
+        .cloned()
+        .collect();
+    // More than a connection's queue holds (512 frames).
+    assert!(told.len() > 520, "a long history: {}", told.len());
+    let mut again = server.seat(&host);
+    let mut greeting = Vec::new();
+    while greeting.last().map(String::as_str) != Some("event present white") {
+        greeting.push(again.receive());
+    }
+    greeting.pop();
+    assert_eq!(greeting, told);
+}
