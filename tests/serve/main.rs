@@ -639,3 +639,79 @@ fn a_long_history_comes_back_whole() {
     greeting.pop();
     assert_eq!(greeting, told);
 }
+
+/// Load on loopback, run by hand (`cargo test --test serve load -- --ignored
+/// --nocapture`): 500 Othello tables at once, each a thread driving both seats through
+/// a whole game; prints the answer latency of `play` (p50, p99). Asserts only a
+/// generous bound.
+#[test]
+#[ignore = "a measurement: 1000 connections, run by hand"]
+fn load_500_tables_play_whole_games() {
+    const TABLES: usize = 500;
+    let server = Server::start();
+    let tables: Vec<(String, String)> = (0..TABLES)
+        .map(|_| server.open(r#"{"game": "othello"}"#))
+        .collect();
+    let started = std::time::Instant::now();
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(TABLES));
+    let threads: Vec<_> = tables
+        .into_iter()
+        .enumerate()
+        .map(|(i, (host, invite))| {
+            let address = server.address.clone();
+            let barrier = std::sync::Arc::clone(&barrier);
+            std::thread::spawn(move || {
+                let connect = |token: &str| {
+                    let stream = TcpStream::connect(&address).expect("connects");
+                    stream
+                        .set_read_timeout(Some(Duration::from_secs(60)))
+                        .expect("timeout");
+                    let url = format!("ws://{address}/ws?token={token}");
+                    let (ws, _) = tungstenite::client(url, stream).expect("a WebSocket");
+                    Seat {
+                        ws,
+                        frames: Vec::new(),
+                        read: 0,
+                    }
+                };
+                let mut seats = [connect(&host), connect(&invite)];
+                barrier.wait();
+                let names = ["black", "white"];
+                let mut pick = Pick(i as u64);
+                let mut latencies = Vec::new();
+                let mut turn = 0;
+                for _ in 0..130 {
+                    let legal = seats[turn].ok(&format!("all_legal {}", names[turn]));
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let moves: Vec<&str> = legal.split(' ').collect();
+                    let mv = pick.from(&moves);
+                    let sent = std::time::Instant::now();
+                    seats[turn].ok(&format!("play {} {mv}", names[turn]));
+                    latencies.push(sent.elapsed());
+                    turn = 1 - turn;
+                    // Keep the other seat's queue read.
+                    seats[turn].ok("status");
+                }
+                latencies
+            })
+        })
+        .collect();
+    let mut latencies: Vec<Duration> = threads
+        .into_iter()
+        .flat_map(|t| t.join().expect("a table thread"))
+        .collect();
+    let elapsed = started.elapsed();
+    latencies.sort();
+    let p = |q: f64| latencies[((latencies.len() - 1) as f64 * q) as usize];
+    println!(
+        "{TABLES} tables, 1000 connections: {} moves in {:.1} s, {:.0} games/s; play latency p50 {:?} p99 {:?}",
+        latencies.len(),
+        elapsed.as_secs_f64(),
+        TABLES as f64 / elapsed.as_secs_f64(),
+        p(0.5),
+        p(0.99)
+    );
+    assert!(p(0.99) < Duration::from_secs(2), "p99 {:?}", p(0.99));
+}
