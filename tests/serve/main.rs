@@ -192,6 +192,14 @@ impl Seat {
         }
     }
 
+    /// One of `color`'s legal moves (by `all_legal`), chosen by `pick`; `None` when
+    /// there is none.
+    fn legal_move(&mut self, color: &str, pick: &mut Pick) -> Option<String> {
+        let legal = self.ok(&format!("all_legal {color}"));
+        let moves: Vec<&str> = legal.split(' ').filter(|m| !m.is_empty()).collect();
+        (!moves.is_empty()).then(|| pick.from(&moves).to_string())
+    }
+
     fn saw(&self, prefix: &str) -> bool {
         let wanted = format!("event {prefix}");
         self.frames.iter().any(|f| f.starts_with(&wanted))
@@ -231,12 +239,9 @@ fn othello_game_between_two_seats() {
     let names = ["black", "white"];
     let mut turn = 0;
     for _ in 0..130 {
-        let legal = seats[turn].ok(&format!("all_legal {}", names[turn]));
-        if legal.is_empty() {
+        let Some(mv) = seats[turn].legal_move(names[turn], &mut pick) else {
             break;
-        }
-        let moves: Vec<&str> = legal.split(' ').collect();
-        let mv = pick.from(&moves);
+        };
         seats[turn].ok(&format!("play {} {mv}", names[turn]));
         for seat in &mut seats {
             seat.wait_for(&format!("played {} {mv}", names[turn]));
@@ -681,12 +686,9 @@ fn load_500_tables_play_whole_games() {
                 let mut latencies = Vec::new();
                 let mut turn = 0;
                 for _ in 0..130 {
-                    let legal = seats[turn].ok(&format!("all_legal {}", names[turn]));
-                    if legal.is_empty() {
+                    let Some(mv) = seats[turn].legal_move(names[turn], &mut pick) else {
                         break;
-                    }
-                    let moves: Vec<&str> = legal.split(' ').collect();
-                    let mv = pick.from(&moves);
+                    };
                     let sent = std::time::Instant::now();
                     seats[turn].ok(&format!("play {} {mv}", names[turn]));
                     latencies.push(sent.elapsed());
