@@ -23,6 +23,7 @@
 //!   kernel (perft, the endgame solver) that uses them, and reads the CPU time the
 //!   process has used (for the benchmarks' nodes per CPU-second).
 //! - [`rng`] is the one seeded random number generator every player uses.
+//! - [`serve`] runs tables two people play by a link: HTTP, WebSocket, one page.
 //! - [`machine`] tells what the machine offers (free memory), for checking options.
 //!
 //! The rules can be used on their own. Othello (rules O1–O4 of `docs/rules.md`):
@@ -80,3 +81,4 @@ pub mod games;
 pub mod machine;
 pub mod protocol;
 pub mod rng;
+pub mod serve;

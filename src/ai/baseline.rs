@@ -220,7 +220,9 @@ pub fn battleship(view: &View, baseline: Baseline, rng: &mut Rng) -> Option<SeaC
             let open: Vec<SeaCell> = view.open_cells().collect();
             rng.choose(&open).copied()
         }
-        Baseline::Greedy | Baseline::Simple | Baseline::Windows => crate::ai::battleship::parity_hunt(view, rng),
+        Baseline::Greedy | Baseline::Simple | Baseline::Windows => {
+            crate::ai::battleship::parity_hunt(view, rng)
+        }
     }
 }
 
@@ -349,7 +351,10 @@ mod tests {
             assert_eq!(cell, crate::ai::shell::windows::pick(&position, color));
             assert!(cell.is_some_and(|c| position.is_empty(c)));
         }
-        assert_eq!(Player::from_name("Windows"), Some(Player::Baseline(Baseline::Windows)));
+        assert_eq!(
+            Player::from_name("Windows"),
+            Some(Player::Baseline(Baseline::Windows))
+        );
     }
 
     #[test]

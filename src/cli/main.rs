@@ -82,6 +82,8 @@ enum Tool {
     Cluster(cluster::ClusterArgs),
     /// Makes the Othello pattern weights: self-play data, then a least-squares fit.
     Train(train::TrainArgs),
+    /// Serves tables two people (or programs) play by a link, over HTTP and WebSocket.
+    Serve(tabula::serve::ServeArgs),
 }
 
 /// The `--set NAME=VALUE` options as (lowercase name, value) pairs.
@@ -141,6 +143,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Tool::Arena(args)) => arena::run(args, kind).map(|()| ExitCode::SUCCESS),
         Some(Tool::Train(args)) => train::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Tool::Cluster(args)) => cluster::run(&args).map(|()| ExitCode::SUCCESS),
+        Some(Tool::Serve(args)) => tabula::serve::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }
 
