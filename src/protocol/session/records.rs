@@ -18,7 +18,10 @@ fn transcript(text: &str) -> Result<Vec<Move>, Refusal> {
     let mut moves = Vec::new();
     let mut rest = compact.as_str();
     while !rest.is_empty() {
-        let (word, after) = if rest.len() >= 4 && rest[..4].eq_ignore_ascii_case("pass") {
+        let (word, after) = if rest
+            .get(..4)
+            .is_some_and(|w| w.eq_ignore_ascii_case("pass"))
+        {
             rest.split_at(4)
         } else if rest.len() >= 2 && rest.is_char_boundary(2) {
             rest.split_at(2)
@@ -177,6 +180,10 @@ mod tests {
         assert!(transcript("f5d").is_err());
         assert!(transcript("f5z9").is_err());
         assert!(transcript("f5é").is_err());
+        // A character of several bytes across the fourth byte is refused, not a
+        // panic (the fuzzer found `d3 🐢`-like lines).
+        assert!(transcript("abc🐢").is_err());
+        assert!(transcript("d3p🐢").is_err());
     }
 
     #[test]
