@@ -13,7 +13,8 @@
 //! - [`protocol`] owns the text: parsing a line into a `Command`, framing a `Response`,
 //!   and the `Session` that holds one game and dispatches commands to it.
 //! - [`arena`] owns the tournament manager: child engines, a referee per game that
-//!   judges every move with [`games`], schedules, statistics and records.
+//!   judges every move with [`games`], schedules, statistics and records; matches in
+//!   shards, their merge, and Slurm job arrays of them.
 //! - [`conformance`] runs the conformance suite (`.tst` files) against any engine
 //!   command; it talks to engines only through their pipes.
 //! - [`client`] is the one client for child engines (spawn, framed answers with
