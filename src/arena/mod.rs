@@ -89,6 +89,8 @@ pub struct Plan {
     pub sprt: Option<Sprt>,
     /// The PGN records file.
     pub records: Option<String>,
+    /// Write the records as GGF lines instead of PGN (Othello).
+    pub ggf_records: bool,
     /// Continue from the records file.
     pub resume: bool,
     /// Print the ratings every this many games (0: only at the end).
@@ -429,6 +431,12 @@ pub fn run(args: &Plan) -> Result<()> {
     if sprt.is_some() && specs.len() != 2 {
         bail!("--sprt needs exactly two engines");
     }
+    if args.ggf_records && kind != GameKind::Othello {
+        bail!("--records-format ggf: GGF records Othello games only");
+    }
+    if args.ggf_records && args.resume {
+        bail!("--resume reads PGN records: --records-format ggf cannot be resumed");
+    }
     if sprt.is_some() && args.shard.is_some() {
         bail!(
             "--sprt with --shard: a shard plays all its games; `tabula arena merge --sprt` decides"
@@ -664,7 +672,15 @@ pub fn run(args: &Plan) -> Result<()> {
         };
         games_json.push(record.to_json());
         if let Some(file) = &mut records {
-            unwritten.insert(fixture.number, record.to_pgn());
+            let text = if args.ggf_records {
+                record
+                    .to_ggf()
+                    .map(|line| format!("{line}\n"))
+                    .unwrap_or_default()
+            } else {
+                record.to_pgn()
+            };
+            unwritten.insert(fixture.number, text);
             while let Some(text) = order.get(written).and_then(|n| unwritten.remove(n)) {
                 write_record(file, &text)?;
                 written += 1;

@@ -110,6 +110,58 @@ fn unescape(value: &str) -> String {
 }
 
 impl Record {
+    /// The game as one GGF line (Othello only: `None` for the other games or a
+    /// record whose moves do not replay): players, date, place, the start position
+    /// and the moves; `RE` is black's final margin when the game was played out or
+    /// adjudicated, else 64 for the winner with GGF's suffix for how it ended (`:t`
+    /// time, `:r` any other forfeit).
+    #[must_use]
+    pub fn to_ggf(&self) -> Option<String> {
+        use crate::games::othello::{Position, ggf};
+        if self.game != "othello" {
+            return None;
+        }
+        let start = match self.opening.as_str() {
+            "" | "-" => Position::start(),
+            text => Position::from_notation(text).ok()?,
+        };
+        let mut position = start;
+        let mut moves = Vec::new();
+        for text in &self.moves {
+            let mv = ggf::parse_move(text)?;
+            moves.extend(ggf::play_lenient(&mut position, mv).ok()?);
+        }
+        let mut game = ggf::Game::new(start, moves);
+        game.properties = vec![
+            ("PC".into(), "tabula arena".into()),
+            ("DT".into(), self.date.clone()),
+            ("PB".into(), self.black.clone()),
+            ("PW".into(), self.white.clone()),
+        ];
+        let result = match self.termination {
+            Termination::Normal if position.is_over() => None,
+            Termination::Normal | Termination::Adjudication => {
+                Some(format!("{:+}", position.final_margin()))
+            }
+            other => {
+                let suffix = if other == Termination::TimeForfeit {
+                    ":t"
+                } else {
+                    ":r"
+                };
+                Some(match self.outcome {
+                    Outcome::Won(Color::Black) => format!("+64{suffix}"),
+                    Outcome::Won(Color::White) => format!("-64{suffix}"),
+                    Outcome::Draw => "0".to_string(),
+                })
+            }
+        };
+        if let Some(result) = result {
+            game.properties.push(("RE".into(), result));
+        }
+        Some(ggf::write(&game))
+    }
+
     /// The record as text, ending with an empty line.
     #[must_use]
     pub fn to_pgn(&self) -> String {

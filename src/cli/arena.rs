@@ -85,6 +85,10 @@ pub struct ArenaArgs {
     /// has it: `1-0` means the `White` tag's engine won).
     #[arg(long)]
     records: Option<String>,
+    /// The records' format: pgn, or ggf (Othello: one GGF game a line, as Othello
+    /// servers and GUIs read them; not resumable or mergeable).
+    #[arg(long, default_value = "pgn", value_parser = ["pgn", "ggf"])]
+    records_format: String,
     /// Continue from the records file without replaying its games.
     #[arg(long, requires = "records")]
     resume: bool,
@@ -181,6 +185,7 @@ pub fn run(args: ArenaArgs, game: GameKind) -> Result<()> {
         max_turns: args.max_turns,
         sprt,
         records: args.records,
+        ggf_records: args.records_format == "ggf",
         resume: args.resume,
         rating_interval: args.rating_interval,
         engine_log: args.engine_log,

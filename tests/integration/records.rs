@@ -150,3 +150,76 @@ fn gogui_colour_and_move_pairs_are_a_sequence_too() {
             .contains("a8 flips no disc")
     );
 }
+
+#[test]
+fn the_arena_writes_othello_records_as_ggf_lines() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("arena-ggf");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let path = dir.join("games.ggf");
+    let me = env!("CARGO_BIN_EXE_tabula");
+    let arena = |game: &str| {
+        std::process::Command::new(me)
+            .args([
+                "arena",
+                "--game",
+                game,
+                "--games",
+                "4",
+                "--random-plies",
+                "2",
+            ])
+            .args(["--engine", &format!("greedy={me} --player greedy")])
+            .args(["--engine", &format!("random={me} --player random")])
+            .args([
+                "--records",
+                path.to_str().expect("UTF-8"),
+                "--records-format",
+                "ggf",
+            ])
+            .output()
+            .expect("tabula runs")
+    };
+    let output = arena("othello");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = std::fs::read_to_string(&path).expect("the records");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    for (i, line) in lines.iter().enumerate() {
+        let game = ggf::read(line).unwrap_or_else(|e| panic!("game {}: {e}: {line}", i + 1));
+        let end = game.final_position();
+        assert!(end.is_over(), "played out: {line}");
+        assert_ne!(
+            game.start,
+            Position::start(),
+            "the random opening is the start"
+        );
+        let property = |key: &str| {
+            game.properties
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.clone())
+        };
+        // Colours swap within each pair of games.
+        let (black, white) = if i % 2 == 0 {
+            ("greedy", "random")
+        } else {
+            ("random", "greedy")
+        };
+        assert_eq!(property("PB").as_deref(), Some(black), "{line}");
+        assert_eq!(property("PW").as_deref(), Some(white), "{line}");
+        assert_eq!(
+            property("RE"),
+            Some(format!("{:+}", end.final_margin())),
+            "black's margin: {line}"
+        );
+    }
+    // GGF holds Othello games only.
+    let refused = arena("battleship");
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("Othello games only"));
+}
