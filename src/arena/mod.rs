@@ -134,7 +134,14 @@ impl Shard {
     /// and 4, …, a pair's colours swapped), and pairs are dealt out in turn.
     #[must_use]
     pub fn holds(&self, number: usize) -> bool {
-        (number.saturating_sub(1) / 2) % self.n == self.k - 1
+        self.deals(number.saturating_sub(1) / 2)
+    }
+
+    /// True when the `index`-th unit of work (from 0) dealt out in turn to the N
+    /// shards is this shard's (a game pair of a match, a self-play game).
+    #[must_use]
+    pub fn deals(&self, index: usize) -> bool {
+        index % self.n == self.k - 1
     }
 }
 

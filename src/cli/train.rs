@@ -130,7 +130,7 @@ fn selfplay(args: &SelfplayArgs) -> Result<()> {
     let mine: Vec<u64> = (0..args.games)
         .filter(|&game| {
             args.shard
-                .is_none_or(|s| game % s.n as u64 == s.k as u64 - 1)
+                .is_none_or(|s| usize::try_from(game).is_ok_and(|i| s.deals(i)))
         })
         .collect();
     // Games go out in chunks so the file grows as they finish and games stay in order.
