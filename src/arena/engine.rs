@@ -11,6 +11,12 @@
 //! `set_position` (openings), `set_option` (options, the game's seed),
 //! `kgs-time_settings` (a clock with an increment) and `gogui-interrupt` (a late
 //! answer is cut short with `# interrupt`) only when known.
+//!
+//! `set_game` is GoGui's command too, and engines from elsewhere spell the game as
+//! their `list_games` does (Edax: `Othello`); the arena uses that spelling. Only an
+//! engine that lists `set_position` speaks Tabula's dialect, where `set_game` starts a
+//! fresh game and times are decimal seconds; any other engine also gets `clear_board`
+//! after `set_game`, and whole seconds.
 
 use std::fmt;
 use std::fs::File;
@@ -26,8 +32,9 @@ use crate::protocol::Command;
 
 /// The commands beyond GTP 2's required ones that the arena uses when an engine has
 /// them; asked one by one with `known_command` when `list_commands` is refused.
-const USEFUL: [&str; 8] = [
+const USEFUL: [&str; 9] = [
     "set_game",
+    "list_games",
     "set_position",
     "set_option",
     "time_settings",
@@ -140,6 +147,8 @@ pub struct Engine {
     client: Client,
     /// The names its `list_commands` gave (empty if it refused the command).
     commands: Vec<String>,
+    /// The games its `list_games` named, in its own spelling (empty if it has none).
+    games: Vec<String>,
     /// For an NBoard engine: the game the adapter keeps ([`super::nboard`]).
     nboard: Option<super::nboard::State>,
 }
@@ -182,6 +191,7 @@ impl Engine {
         Ok(Engine {
             client,
             commands: Vec::new(),
+            games: Vec::new(),
             nboard: None,
         })
     }
@@ -223,10 +233,36 @@ impl Engine {
             }
             Err(failure) => return Err(failure),
         };
+        if self.knows("list_games") {
+            match self.ask("list_games", timeout) {
+                Ok(list) => self.games = list.lines().map(|g| g.trim().to_string()).collect(),
+                Err(Failure::Refused(_)) => {}
+                Err(failure) => return Err(failure),
+            }
+        }
         if self.knows("set_game") {
-            self.ask(Command::SetGame(game), timeout)?;
+            self.ask(self.set_game(game), timeout)?;
         }
         Ok(())
+    }
+
+    /// The `set_game` line for `game`, in the spelling of the engine's `list_games`
+    /// (compared without case), else in ours.
+    #[must_use]
+    pub fn set_game(&self, game: GameKind) -> String {
+        let name = self
+            .games
+            .iter()
+            .find(|g| g.eq_ignore_ascii_case(game.name()))
+            .map_or(game.name(), String::as_str);
+        format!("set_game {name}")
+    }
+
+    /// Whether the engine speaks Tabula's dialect (it lists `set_position`): there
+    /// `set_game` starts a fresh game and times are decimal seconds.
+    #[must_use]
+    pub fn tabula_dialect(&self) -> bool {
+        self.knows("set_position")
     }
 
     /// Sets `options` with `set_option NAME VALUE`; the engine must know `set_option`
@@ -259,12 +295,12 @@ impl Engine {
         Ok(())
     }
 
-    /// Whether the engine reads times in decimal seconds: one that knows `set_game`
-    /// speaks Tabula's dialect; a plain GTP 2 engine gets whole seconds, as GTP 2's
-    /// `time_settings` and `time_left` have them.
+    /// Whether the engine reads times in decimal seconds: one of Tabula's dialect
+    /// does; any other gets whole seconds, as GTP 2's `time_settings` and `time_left`
+    /// have them.
     #[must_use]
     pub fn decimal_times(&self) -> bool {
-        self.knows("set_game")
+        self.tabula_dialect()
     }
 
     /// Whether the engine's `list_commands` named `command`.

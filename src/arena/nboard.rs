@@ -5,7 +5,8 @@
 //! 12`), the game as `set game GGF` (a GGF record: the start board and the moves so
 //! far), each further move as `move SQUARE` (`PA` a pass), `go` for the engine's move
 //! and `ping N` to wait until the engine has caught up (it answers `pong N`). The
-//! engine answers `go` with `=== SQUARE[/EVAL[/TIME]]`; every other line it prints
+//! engine answers `go` with `=== SQUARE[/EVAL[/TIME]]` (or the fields separated by
+//! spaces, as Edax writes them); every other line it prints
 //! (`status`, `set myname`, `search`, `nodestats`, `pong`) is read and passed over.
 //!
 //! The adapter keeps the game (the start position and the moves) and translates the
@@ -166,12 +167,12 @@ pub fn receive(
         let Some(rest) = line.trim().strip_prefix("===") else {
             continue;
         };
+        // `=== F5/EVAL/TIME` as the protocol writes it; some engines (Edax) separate
+        // the fields with spaces instead.
         let word = rest
-            .trim()
-            .split('/')
-            .next()
+            .split(|c: char| c == '/' || c.is_whitespace())
+            .find(|w| !w.is_empty())
             .unwrap_or("")
-            .trim()
             .to_string();
         let mv = if word.eq_ignore_ascii_case("pa") {
             Some(Move::Pass)

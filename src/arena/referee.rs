@@ -692,7 +692,8 @@ fn clock_settings(engine: &Engine, time: TimeControl) -> Option<String> {
 }
 
 /// Sets up a fresh game of `opening` on `color`'s engine: `set_game` when it knows
-/// it, else plain GTP 2's `boardsize 8` and `clear_board` (Othello only: GTP 2 has no
+/// it (followed by `clear_board` unless the engine speaks Tabula's dialect, where
+/// `set_game` itself starts a fresh game), else plain GTP 2's `boardsize 8` and `clear_board` (Othello only: GTP 2 has no
 /// way to name another game); the opening by `set_position` when it knows it, else
 /// played in as moves from the start; then its clock.
 fn set_up(game: &mut Match, color: Color, opening: &Opening, time: TimeControl) -> Step<()> {
@@ -706,7 +707,13 @@ fn set_up(game: &mut Match, color: Color, opening: &Opening, time: TimeControl) 
     };
     let name = kind.name();
     if knows_game {
-        game.ask(color, Command::SetGame(kind))?;
+        let line = engine.set_game(kind);
+        let fresh = engine.tabula_dialect() || !engine.knows("clear_board");
+        game.ask(color, line)?;
+        if !fresh {
+            // GoGui's `set_game` names the game; `clear_board` starts it afresh.
+            game.ask(color, Command::ClearBoard)?;
+        }
     } else if kind == GameKind::Othello {
         game.ask(color, Command::BoardSize(8))?;
         game.ask(color, Command::ClearBoard)?;

@@ -48,7 +48,10 @@
 //! illegal one, or a colour out of turn, is `? illegal move`) and plays the legal move
 //! that flips the fewest discs (the first such, in canonical order). `--log PATH`
 //! appends every line it reads to PATH; `--no-list` refuses `list_commands`, so that
-//! only `known_command` tells what it knows. Faults, for the arena's tests:
+//! only `known_command` tells what it knows. `--set-game NAME` adds GoGui's
+//! `list_games` (answering NAME) and `set_game` (accepting NAME exactly, and like
+//! Edax's, without clearing the board: `clear_board` does that). Faults, for the
+//! arena's tests:
 //!
 //! - `--junk`: prints a banner line before its first answer;
 //! - `--wrong-id`: answers every command with the id 99;
@@ -59,7 +62,8 @@
 //! `tabula-fake-engine nboard [--log PATH]` — an Othello engine that speaks only the
 //! NBoard protocol: `nboard 2`, `set depth N` (and any other `set`), `set game GGF`
 //! (the board of `BO[…]` and the `B[…]`/`W[…]` moves after it), `move SQUARE`, `go`
-//! (answered `=== SQUARE/0.00/0.0`, the same choice as `plain`'s; `PA` to pass),
+//! (answered `=== SQUARE/0.00/0.0`, the same choice as `plain`'s; `PA` to pass;
+//! `--spaces` writes `=== SQUARE 0.00 0.0` as Edax does),
 //! `ping N` (answered `pong N`) and `quit`; it announces `set myname fake-nboard` and
 //! a `status` line, as NBoard engines do. A move it cannot play is reported on
 //! stderr and ends it with status 6.
@@ -399,6 +403,11 @@ fn plain(args: &[String]) {
     let no_list = flag("--no-list");
     let (mut junk, wrong_id, mute) = (flag("--junk"), flag("--wrong-id"), flag("--mute"));
     let mut flood = flag("--flood-stdout");
+    let game_name = option(args, "--set-game");
+    let mut commands = PLAIN_COMMANDS.to_vec();
+    if game_name.is_some() {
+        commands.extend(["list_games", "set_game"]);
+    }
     if let Some(megabytes) = option(args, "--flood-stderr").and_then(|n| n.parse::<usize>().ok()) {
         let line = format!("{}\n", "x".repeat(1023));
         let mut err = std::io::stderr().lock();
@@ -450,8 +459,16 @@ fn plain(args: &[String]) {
             ("name", _) => ok("plain"),
             ("version", _) => ok("1"),
             ("list_commands", _) if no_list => fail("unknown command"),
-            ("list_commands", _) => ok(&PLAIN_COMMANDS.join("\n")),
-            ("known_command", [command]) => ok(&PLAIN_COMMANDS
+            ("list_commands", _) => ok(&commands.join("\n")),
+            ("list_games", []) if game_name.is_some() => ok(game_name.unwrap_or_default()),
+            ("set_game", [name]) if game_name.is_some() => {
+                if Some(*name) == game_name {
+                    ok("");
+                } else {
+                    fail("unsupported game");
+                }
+            }
+            ("known_command", [command]) => ok(&commands
                 .iter()
                 .any(|c| c == command && !(no_list && *c == "list_commands"))
                 .to_string()),
@@ -533,6 +550,7 @@ fn ggf_position(ggf: &str) -> Option<Position> {
 
 fn nboard(args: &[String]) {
     let mut log = log_file(args);
+    let spaces = args.iter().any(|a| a == "--spaces");
     let mut position = Position::start();
     let say = |text: &str| {
         let mut out = std::io::stdout().lock();
@@ -574,7 +592,11 @@ fn nboard(args: &[String]) {
                     Move::Pass => "PA".to_string(),
                     Move::Place(square) => square.to_string().to_ascii_uppercase(),
                 };
-                say(&format!("=== {word}/0.00/0.0"));
+                if spaces {
+                    say(&format!("=== {word} 0.00 0.0"));
+                } else {
+                    say(&format!("=== {word}/0.00/0.0"));
+                }
             }
             "ping" => say(&format!("pong {rest}")),
             "quit" => return,

@@ -1470,3 +1470,88 @@ fn arena_plays_an_nboard_engine_to_the_end() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn arena_plays_an_nboard_engine_that_answers_with_spaces() {
+    // Edax writes `=== F5 0.00 0.0`: the fields apart by spaces, not slashes.
+    let (dir, log, good, _) = good_and("nboard-spaces", |_| String::new());
+    let nboard = format!("cmd={FAKE} nboard --spaces --log '{}'", log.display());
+    let records_path = file_in(&dir, "games.pgn");
+    let stdout = arena(&[
+        "--engine",
+        &good,
+        "--engine",
+        "name=nb",
+        &nboard,
+        "proto=nboard",
+        "--games",
+        "2",
+        "--random-plies",
+        "2",
+        "--records",
+        &records_path,
+    ]);
+    assert_eq!(finished(&stdout).len(), 2, "{stdout}");
+    let text = std::fs::read_to_string(&records_path).expect("records written");
+    let played = records_with_moves(&text);
+    assert_eq!(played.len(), 2, "{text}");
+    for (tags, movetext) in &played {
+        replay_othello(tags, movetext);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn arena_spells_set_game_as_the_engine_lists_it_and_clears_the_board() {
+    // A GoGui-style engine (as Edax's GTP mode): `list_games` says `Othello`,
+    // `set_game othello` is refused, and `set_game` keeps the board.
+    let (dir, log, good, plain) = tabula_and_plain("plain-set-game", "--set-game Othello");
+    let path = file_in(&dir, "games.pgn");
+    let stdout = arena(&[
+        "--engine",
+        &good,
+        "--engine",
+        &plain,
+        "--games",
+        "4",
+        "--random-plies",
+        "2",
+        "--records",
+        &path,
+    ]);
+    let games = finished(&stdout);
+    assert_eq!(games.len(), 4, "{stdout}");
+    let text = std::fs::read_to_string(&path).expect("records written");
+    for (tags, movetext) in &records_with_moves(&text) {
+        replay_othello(tags, movetext);
+    }
+    let lines = logged(&log);
+    assert!(lines.contains(&"list_games".to_string()), "{lines:?}");
+    assert!(
+        !lines.contains(&"set_game othello".to_string()),
+        "{lines:?}"
+    );
+    // Each game: `set_game Othello` then `clear_board`.
+    let setups: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| *l == "set_game Othello")
+        .map(|(i, _)| i)
+        .collect();
+    assert!(setups.len() >= 4, "{lines:?}");
+    let cleared = setups
+        .iter()
+        .filter(|&&i| lines.get(i + 1).is_some_and(|l| l == "clear_board"))
+        .count();
+    assert!(
+        cleared >= 4,
+        "clear_board after set_game each game: {lines:?}"
+    );
+    // A plain engine is told whole seconds even though it knows set_game.
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l.starts_with("time_") || !l.contains('.'))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
