@@ -424,6 +424,15 @@ pub fn run(args: &Plan) -> Result<()> {
     {
         bail!("engine {}: proto=nboard plays only othello", p.spec.name);
     }
+    for p in &participants {
+        if p.proto == Proto::Nboard && p.time != TimeControl::None {
+            log::warn!(
+                "engine {}: the NBoard protocol cannot tell an engine its time; it is held \
+                 to its time all the same (set its pace with option.depth=N or its own flags)",
+                p.spec.name
+            );
+        }
+    }
     let specs: Vec<_> = participants.iter().map(|p| p.spec.clone()).collect();
     let tournament = args.tournament;
     if specs.len() < 2 {

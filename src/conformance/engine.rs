@@ -21,6 +21,18 @@ pub enum Fault {
     Timeout(Duration),
     /// A line that is not GTP 2 framing where an answer was due.
     Garbage(String),
+    /// A whole, well-framed answer whose id is not the command's (`= 1 2` for
+    /// `1 protocol_version`, where GTP 2 writes `=1 2`). Only its case fails: the
+    /// answer was read to its end, so the exchange is still in step.
+    WrongId { head: String, expected: u64 },
+}
+
+impl Fault {
+    /// Whether the engine can go on answering after this fault.
+    #[must_use]
+    pub fn is_fatal(&self) -> bool {
+        !matches!(self, Fault::WrongId { .. })
+    }
 }
 
 impl fmt::Display for Fault {
@@ -33,6 +45,11 @@ impl fmt::Display for Fault {
                 write!(f, "timeout: no answer within {} s", limit.as_secs_f64())
             }
             Fault::Garbage(line) => write!(f, "garbage answer {line:?}"),
+            Fault::WrongId { head, expected } => write!(
+                f,
+                "the answer {head:?} does not carry the command's id right after its mark \
+                 (GTP 2: \"={expected} …\")"
+            ),
         }
     }
 }
@@ -63,8 +80,13 @@ impl Engine {
         id: Option<u64>,
         timeout: Duration,
     ) -> Result<Answer, Fault> {
-        let echo = id.map_or(Echo::Any, Echo::Id);
-        match self.client.ask(command, echo, timeout) {
+        // Read whatever id the answer carries, then check it, so that a wrong one
+        // fails only this case.
+        match self.client.ask(command, Echo::Any, timeout) {
+            Ok(reply) if id.is_some() && reply.id != id => Err(Fault::WrongId {
+                head: reply.head,
+                expected: id.unwrap_or_default(),
+            }),
             Ok(reply) => Ok(Answer {
                 status: if reply.ok {
                     AnswerStatus::Success

@@ -5,7 +5,8 @@
 //! including a `*` case that passes (also listed as an "unexpected pass"); a case that
 //! fails counts as failed unless it is marked `*`, then it is an "expected failure",
 //! counted as neither. A case the engine could not answer (crash, timeout, garbage,
-//! or an earlier such fault in its file) always counts as failed, `*` or not.
+//! or an earlier such fault in its file) always counts as failed, `*` or not; so does
+//! a whole answer with the wrong id, though the cases after it still run.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -282,6 +283,7 @@ fn run_suite(
                     }
                     Ok(answer)
                 }
+                Err(fault) if !fault.is_fatal() => Err(Reason::Fault(fault)),
                 Err(fault) => {
                     // Dropping the engine kills and reaps it.
                     state = State::Broken {
@@ -382,13 +384,14 @@ fn report(
     }
 }
 
-/// What a case got, for people: `got "TEXT"`, `got error "TEXT"`, `got no answer:
-/// FAULT`, `not run: FAULT at line N`.
+/// What a case got, for people: `got "TEXT"`, `got error "TEXT"`, `got a wrong id:
+/// FAULT`, `got no answer: FAULT`, `not run: FAULT at line N`.
 #[must_use]
 pub fn reason_text(reason: &Reason) -> String {
     match reason {
         Reason::Mismatch(text) => format!("got {:?}", shortened(text)),
         Reason::ErrorAnswer(text) => format!("got error {:?}", shortened(text)),
+        Reason::Fault(fault @ Fault::WrongId { .. }) => format!("got a wrong id: {fault}"),
         Reason::Fault(fault) => format!("got no answer: {fault}"),
         Reason::NotRun { line_no: 0, fault } => format!("not run: {fault}"),
         Reason::NotRun { line_no, fault } => format!("not run: {fault} at line {line_no}"),

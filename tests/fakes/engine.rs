@@ -12,7 +12,8 @@
 //! - `--hang-on NAME`: never answer command NAME;
 //! - `--garbage-on NAME`: answer command NAME with a line that is not GTP;
 //! - `--wrong-on NAME`: answer command NAME with `wrong`;
-//! - `--ignore-quit`: answer `quit`, then ignore it and the end of input, and sleep.
+//! - `--ignore-quit`: answer `quit`, then ignore it and the end of input, and sleep;
+//! - `--spaced-id`: write a command's id after a space (`= 1 2`, as Edax does).
 //!
 //! `tabula-fake-engine relay [--pid-file PATH] [--log PATH] [--interrupt] [--kgs] MODE
 //! AFTER PROGRAM [ARGS…]` — a misbehaving engine for the arena. It runs the real engine PROGRAM and
@@ -115,6 +116,7 @@ fn gtp(args: &[String]) {
     let garbage_on = option(args, "--garbage-on");
     let wrong_on = option(args, "--wrong-on");
     let ignore_quit = args.iter().any(|a| a == "--ignore-quit");
+    let spaced_id = args.iter().any(|a| a == "--spaced-id");
     let mut count = 0;
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
@@ -137,7 +139,10 @@ fn gtp(args: &[String]) {
         if Some(name) == hang_on {
             sleep_forever();
         }
-        let ok = |text: &str| answer(&format!("={id} {text}"));
+        let ok = |text: &str| match spaced_id && !id.is_empty() {
+            true => answer(&format!("= {id} {text}")),
+            false => answer(&format!("={id} {text}")),
+        };
         if Some(name) == garbage_on {
             answer("I am not a GTP engine");
             continue;

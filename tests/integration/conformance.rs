@@ -164,6 +164,17 @@ fn garbage_fails_the_rest_of_the_file() {
 }
 
 #[test]
+fn an_answer_with_a_wrong_id_fails_its_case_and_the_file_goes_on() {
+    // `= 2 fake` for `2 name`: a whole answer, but GTP 2 writes the id against the mark.
+    let run = conformance(&["--engine", &fake("--spaced-id"), &fixture("fake/wrong.tst")]);
+    assert_eq!(run.counts(), "0 passed, 4 failed", "{}", run.stdout);
+    run.assert_shows("wrong.tst:4: case 2 FAILED: 2 name | expected [fake] | got a wrong id: the answer \"= 2 fake\" does not carry the command's id right after its mark (GTP 2: \"=2 …\")");
+    // The next cases ran and were judged on their own answers.
+    run.assert_shows("case 3 FAILED: 3 fail | expected [.*] | got error \"failed on purpose\"");
+    assert!(!run.stdout.contains("not run"), "{}", run.stdout);
+}
+
+#[test]
 fn an_engine_that_ignores_quit_is_killed_after_the_grace() {
     let run = conformance(&[
         "--engine",
