@@ -217,6 +217,29 @@ fn missing_extension(engine: &mut Engine, suite: &Suite, timeout: Duration) -> O
     None
 }
 
+/// For a refused `set_game NAME` set-up: the same command in the spelling of the
+/// engine's `list_games` (GoGui's command; Edax lists `Othello`), when that list names
+/// the game in another case, and its answer.
+fn respelled_set_game(
+    engine: &mut Engine,
+    command: &str,
+    timeout: Duration,
+) -> Option<(String, Answer)> {
+    let game = command.strip_prefix("set_game ")?.trim();
+    let list = engine.ask("list_games", None, timeout).ok()?;
+    if list.status != AnswerStatus::Success {
+        return None;
+    }
+    let spelling = list
+        .text
+        .lines()
+        .map(str::trim)
+        .find(|g| g.eq_ignore_ascii_case(game) && *g != game)?;
+    let respelled = format!("set_game {spelling}");
+    let answer = engine.ask(&respelled, None, timeout).ok()?;
+    Some((respelled, answer))
+}
+
 fn run_suite(
     config: &Config,
     suite: &Suite,
@@ -264,6 +287,17 @@ fn run_suite(
         }
         let answer = match &mut state {
             State::Running(engine) => match engine.ask(&step.command, id, config.timeout) {
+                Ok(answer)
+                    if id.is_none()
+                        && answer.status == AnswerStatus::Failure
+                        && let Some((respelled, second)) =
+                            respelled_set_game(engine, &step.command, config.timeout) =>
+                {
+                    if config.verbose {
+                        writeln!(out, "> {respelled}")?;
+                    }
+                    Ok(second)
+                }
                 Ok(answer) => {
                     if config.verbose {
                         let mark = match answer.status {
