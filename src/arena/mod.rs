@@ -499,6 +499,26 @@ pub fn run(args: &Plan) -> Result<()> {
         && let Some(path) = &args.records
     {
         let finished = record::read(path)?;
+        // The file must be this match's: the same game, and every game one of this
+        // schedule's (engines, --games and --tournament make it; a larger --games
+        // extends a match, and each game's pairing is checked below).
+        for f in &finished {
+            if f.game.as_deref().is_some_and(|g| g != kind.name()) {
+                bail!(
+                    "{path}: game {} is a game of {}, this run plays {}",
+                    f.number,
+                    f.game.as_deref().unwrap_or_default(),
+                    kind.name()
+                );
+            }
+            if f.number > scheduled {
+                bail!(
+                    "{path}: game {} is not in this run's schedule of {scheduled} games \
+                     (check the engines, --games and --tournament)",
+                    f.number
+                );
+            }
+        }
         let by_number: HashMap<usize, &record::Finished> =
             finished.iter().map(|f| (f.number, f)).collect();
         remaining.clear();

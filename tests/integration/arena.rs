@@ -1555,3 +1555,36 @@ fn arena_spells_set_game_as_the_engine_lists_it_and_clears_the_board() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn arena_resume_refuses_records_of_another_tournament_or_game() {
+    let dir = std::env::temp_dir().join(format!("tabula-arena-resume-t-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp folder");
+    let records = file_in(&dir, "games.pgn");
+    let engines = [
+        "--engine", "a=FAKE", "--engine", "b=FAKE", "--engine", "c=FAKE",
+    ]
+    .map(|w| w.replace("FAKE", &format!("{FAKE} relay crash 1 {TABULA}")));
+    let engines: Vec<&str> = engines.iter().map(String::as_str).collect();
+    let base = [&engines[..], &["--records", &records, "--games", "2"]].concat();
+    // A round robin of three engines: six games, b against c among them.
+    let first = arena(&base);
+    assert_eq!(finished(&first).len(), 6, "{first}");
+    // Resumed as a gauntlet (a against each other: four games), the records of b
+    // against c are not this run's games.
+    let stderr = arena_fails(&[&base[..], &["--tournament", "gauntlet", "--resume"]].concat());
+    assert!(
+        stderr.contains("is not in this run's schedule of 4 games"),
+        "{stderr}"
+    );
+    // Nor are another game's records.
+    let stderr = arena_fails(&[&base[..], &["--game", "shell", "--resume"]].concat());
+    assert!(
+        stderr.contains("is a game of othello, this run plays shell"),
+        "{stderr}"
+    );
+    // The same round robin resumes: nothing left to play.
+    let again = arena(&[&base[..], &["--resume"]].concat());
+    assert!(finished(&again).is_empty(), "{again}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
