@@ -95,6 +95,16 @@ impl fmt::Display for TimeSystem {
     }
 }
 
+/// The fields a live analysis writes for each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LiveFields {
+    /// `tabula-analyze`: the engine's own figures (`score`, `exact`, `depth`, `nodes`).
+    Tabula,
+    /// `lz-analyze`: Leela Zero's `visits` and `winrate` (in hundredths of a
+    /// percent) first, squares in capitals, then the engine's figures.
+    LeelaZero,
+}
+
 /// GoGui's referee queries, `gogui-rules_*`: what GoGui asks a program that knows
 /// the rules of a game other than Go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,10 +157,13 @@ pub enum Command {
     /// `tabula-mix_gfx COLOR`: the search's mixed strategy for COLOR (What the Shell).
     MixGfx(Color),
     /// `tabula-analyze [COLOR] [INTERVAL]`: a live analysis streamed every INTERVAL
-    /// centiseconds until the next command (in the shape of `lz-analyze`).
+    /// centiseconds until the next command (in the shape of `lz-analyze`); and
+    /// `lz-analyze [COLOR] [INTERVAL]`, the same analysis with Leela Zero's fields
+    /// (Othello).
     LiveAnalyze {
         color: Option<Color>,
         interval: Option<u32>,
+        fields: LiveFields,
     },
     /// `play_sequence MOVES`: an Othello transcript (`f5d6c3…`) played in order.
     PlaySequence(String),
@@ -242,7 +255,14 @@ impl Command {
             Command::ScoresGfx => "tabula-scores_gfx",
             Command::HeatGfx(_) => "tabula-heat_gfx",
             Command::MixGfx(_) => "tabula-mix_gfx",
-            Command::LiveAnalyze { .. } => "tabula-analyze",
+            Command::LiveAnalyze {
+                fields: LiveFields::Tabula,
+                ..
+            } => "tabula-analyze",
+            Command::LiveAnalyze {
+                fields: LiveFields::LeelaZero,
+                ..
+            } => "lz-analyze",
             Command::PlaySequence(_) => "play_sequence",
             Command::LoadGgf(_) => "loadggf",
             Command::SaveGgf => "saveggf",
@@ -340,7 +360,9 @@ impl fmt::Display for Command {
             | Command::HeatGfx(color)
             | Command::MixGfx(color) => write!(f, " {}", color.name()),
             Command::IsLegal(color, mv) => write!(f, " {} {mv}", color.name()),
-            Command::LiveAnalyze { color, interval } => {
+            Command::LiveAnalyze {
+                color, interval, ..
+            } => {
                 if let Some(color) = color {
                     write!(f, " {}", color.name())?;
                 }

@@ -17,7 +17,7 @@ use nom::combinator::{all_consuming, map, map_opt, opt, rest, verify};
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
-use super::command::{Command, RulesQuery, ShotClaim, TimeSystem};
+use super::command::{Command, LiveFields, RulesQuery, ShotClaim, TimeSystem};
 use crate::games::{Color, GameKind};
 
 /// Longest raw line accepted, in bytes; longer lines are refused whole.
@@ -340,7 +340,25 @@ pub const COMMANDS: &[Spec] = &[
         usage: "tabula-analyze [COLOR] [INTERVAL]",
         args: |i| {
             map((opt(arg(color)), opt(arg(number))), |(color, interval)| {
-                Command::LiveAnalyze { color, interval }
+                Command::LiveAnalyze {
+                    color,
+                    interval,
+                    fields: LiveFields::Tabula,
+                }
+            })
+            .parse(i)
+        },
+    },
+    Spec {
+        name: "lz-analyze",
+        usage: "lz-analyze [COLOR] [INTERVAL]",
+        args: |i| {
+            map((opt(arg(color)), opt(arg(number))), |(color, interval)| {
+                Command::LiveAnalyze {
+                    color,
+                    interval,
+                    fields: LiveFields::LeelaZero,
+                }
             })
             .parse(i)
         },
@@ -841,6 +859,7 @@ mod tests {
             "tabula-heat_gfx black",
             "tabula-mix_gfx white",
             "tabula-analyze black 50",
+            "lz-analyze white 25",
             "play_sequence f5d6c3",
             "loadggf game.ggf",
             "saveggf",

@@ -19,7 +19,12 @@ fn spawn(args: &[&str]) -> Child {
 /// Sends `before`, waits `wait`, sends `after` and closes the input; returns every
 /// line the engine wrote.
 fn session(before: &str, wait: Duration, after: &str) -> Vec<String> {
-    let mut child = spawn(&[]);
+    session_with(&[], before, wait, after)
+}
+
+/// [`session`] with the engine started with `args`.
+fn session_with(args: &[&str], before: &str, wait: Duration, after: &str) -> Vec<String> {
+    let mut child = spawn(args);
     let mut stdin = child.stdin.take().expect("stdin is piped");
     stdin.write_all(before.as_bytes()).expect("written");
     stdin.flush().expect("flushed");
@@ -66,6 +71,16 @@ fn value<'a>(entry: &[&'a str], key: &str) -> &'a str {
     entry[at + 1]
 }
 
+/// The moves an update names, sorted.
+fn moves(update: &str) -> Vec<&str> {
+    let mut moves: Vec<&str> = entries(update)
+        .iter()
+        .map(|entry| value(entry, "move"))
+        .collect();
+    moves.sort_unstable();
+    moves
+}
+
 #[test]
 fn othello_streams_every_move_with_its_line_until_the_next_command() {
     let lines = session(
@@ -76,12 +91,11 @@ fn othello_streams_every_move_with_its_line_until_the_next_command() {
     let stream = updates(&lines, "=7");
     assert!(stream.len() >= 2, "updates every 50 ms: {stream:?}");
     for update in &stream {
-        let mut moves: Vec<&str> = entries(update)
-            .iter()
-            .map(|entry| value(entry, "move"))
-            .collect();
-        moves.sort_unstable();
-        assert_eq!(moves, ["c4", "d3", "e6", "f5"], "the four opening moves");
+        assert_eq!(
+            moves(update),
+            ["c4", "d3", "e6", "f5"],
+            "the four opening moves"
+        );
         for (order, entry) in entries(update).iter().enumerate() {
             assert_eq!(value(entry, "order"), order.to_string());
             let pv_at = entry.iter().position(|w| *w == "pv").expect("a pv");
@@ -164,5 +178,101 @@ fn battleship_and_shell_stream_their_probabilities() {
     for pair in last.windows(2) {
         let w = |e: &[&str]| value(e, "weight").parse::<f64>().unwrap();
         assert!(w(&pair[0]) >= w(&pair[1]), "largest first");
+    }
+}
+
+/// `lz-analyze` is what GTP GUIs built for Go engines (q5Go, Lizzie, Sabaki) look
+/// for in `known_command`/`list_commands`; they read `visits` and `winrate` (in
+/// hundredths of a percent, for the side to move) by key, need them followed by
+/// more fields (q5Go's patterns want a space after each value), and read squares in
+/// capitals.
+#[test]
+fn lz_analyze_streams_visits_and_winrates_in_leela_zeros_shape() {
+    let lines = session(
+        "known_command lz-analyze\nset_game othello\nplay b d3\n4 lz-analyze white 5\n",
+        Duration::from_millis(600),
+        "name\n",
+    );
+    assert_eq!(lines[0], "= true");
+    let stream = updates(&lines, "=4");
+    assert!(stream.len() >= 2, "updates every 50 ms: {stream:?}");
+    for update in &stream {
+        assert_eq!(
+            moves(update),
+            ["C3", "C5", "E3"],
+            "white's answers to d3, in capitals"
+        );
+        let entries = entries(update);
+        let mut best = u32::MAX;
+        for (order, entry) in entries.iter().enumerate() {
+            assert_eq!(&entry[..2], ["move", value(entry, "move")]);
+            assert_eq!(entry[2], "visits", "{entry:?}");
+            assert_eq!(entry[4], "winrate", "{entry:?}");
+            let visits: i32 = value(entry, "visits").parse().expect("a 32-bit count");
+            assert!(visits > 0);
+            let winrate: u32 = value(entry, "winrate").parse().expect("an integer");
+            assert!(winrate <= 10_000);
+            assert!(winrate <= best, "best first: {update}");
+            best = winrate;
+            let score: f64 = value(entry, "score").parse().unwrap();
+            assert_eq!(winrate > 5_000, score > 0.0, "{entry:?}");
+            assert_eq!(value(entry, "order"), order.to_string());
+            let pv_at = entry.iter().position(|w| *w == "pv").expect("a pv");
+            assert_eq!(entry[pv_at + 1], value(entry, "move"));
+            assert!(
+                entry[pv_at + 1..]
+                    .iter()
+                    .all(|mv| mv.chars().all(|c| !c.is_ascii_lowercase())),
+                "{entry:?}"
+            );
+        }
+    }
+    assert_eq!(lines[lines.len() - 2], "= tabula");
+}
+
+#[test]
+fn lz_analyze_is_othellos_and_a_solved_position_has_certain_winrates() {
+    let lines = session("set_game battleship\n2 lz-analyze\n", Duration::ZERO, "");
+    assert_eq!(
+        lines,
+        ["= ", "", "?2 lz-analyze is not a command of battleship", ""]
+    );
+    // Black to move with one empty square left: the score is exact.
+    let lines = session(
+        concat!(
+            "set_game othello\n",
+            "set_position XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO- X\n",
+            "lz-analyze 1\n",
+        ),
+        Duration::from_millis(200),
+        "",
+    );
+    assert_eq!(lines[..4], ["= ", "", "= ", ""], "the position is set");
+    let stream = updates(&lines, "=");
+    let entries = entries(stream[stream.len() - 1]);
+    assert_eq!(value(&entries[0], "move"), "H8");
+    assert_eq!(value(&entries[0], "exact"), "true");
+    assert_eq!(value(&entries[0], "winrate"), "10000");
+}
+
+/// Under `coordinates gogui` every Othello square the protocol writes is in GoGui's
+/// rows; GUIs that number rows from the bottom play and read the same squares.
+#[test]
+fn under_gogui_coordinates_the_live_analysis_names_gogui_rows() {
+    for command in ["tabula-analyze", "lz-analyze"] {
+        let lines = session_with(
+            &["--game", "othello", "--set", "coordinates=gogui"],
+            &format!("play b D6\n{command} 1\n"),
+            Duration::from_millis(300),
+            "",
+        );
+        let stream = updates(&lines, "=");
+        for update in stream {
+            let moves: Vec<String> = moves(update)
+                .iter()
+                .map(|m| m.to_ascii_lowercase())
+                .collect();
+            assert_eq!(moves, ["c4", "c6", "e6"], "{command}: {update}");
+        }
     }
 }

@@ -201,3 +201,85 @@ fn an_overlong_line_is_ignored_and_the_engine_goes_on() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("longer than"), "{stderr}");
 }
+
+/// A session the NBoard GUI held with the engine, recorded line by line (`>` from
+/// the GUI, `<` from the engine): greeting, `set game` with NBoard's own GGF (moves
+/// as `D3//13.644`, an empty evaluation), `move` lines, `hint 4` and `hint 64`,
+/// `go`, `set contempt`, `analyze`, `learn` and a game played to its end.
+const RECORDED: &str = include_str!("../fixtures/nboard/gui-session.txt");
+
+/// Replays the recording in step: every GUI line is sent when the GUI sent it, and
+/// each engine line recorded is read and compared. Lines whose figures depend on the
+/// search (`search`, `===`, `nodestats`, `analysis`) are compared by shape, with
+/// the moves checked against the position the GUI's lines set up; all others
+/// (`set myname`, `pong`, `status`, `learned`) must be the same text.
+#[test]
+fn a_recorded_nboard_gui_session_replays() {
+    let mut engine = nboard();
+    let mut position = None;
+    let mut hinted: Vec<Move> = Vec::new();
+    for (index, line) in RECORDED.lines().enumerate() {
+        let at = format!("fixture line {}", index + 1);
+        if let Some(sent) = line.strip_prefix("> ") {
+            follow(&mut position, sent);
+            engine.send(sent);
+        } else if let Some(expected) = line.strip_prefix("< ") {
+            let got = engine
+                .line()
+                .unwrap_or_else(|| panic!("{at}: the engine ended"));
+            let legal = position
+                .as_ref()
+                .map(tabula::games::othello::Position::legal_moves)
+                .unwrap_or_default();
+            let words: Vec<&str> = got.split(' ').collect();
+            match expected.split(' ').next() {
+                Some("search") => {
+                    assert_eq!(words.len(), 5, "{at}: {got}");
+                    assert_eq!(words[0], "search", "{at}: {got}");
+                    let mv = ggf::parse_move(words[1]).expect("a move");
+                    assert!(legal.contains(&mv), "{at}: {got}");
+                    assert!(!hinted.contains(&mv), "{at}: {mv} hinted twice");
+                    hinted.push(mv);
+                    assert!(words[2].parse::<f64>().is_ok(), "{at}: {got}");
+                    assert_eq!(words[3], "0", "{at}: {got}");
+                    assert!(words[4].parse::<u32>().is_ok(), "{at}: {got}");
+                }
+                Some("===") => assert!(legal.contains(&go_move(&got)), "{at}: {got}"),
+                Some("nodestats") => {
+                    assert_eq!(words.len(), 3, "{at}: {got}");
+                    assert_eq!(words[0], "nodestats", "{at}: {got}");
+                    assert!(words[1].parse::<u64>().is_ok(), "{at}: {got}");
+                    assert!(words[2].parse::<f64>().is_ok(), "{at}: {got}");
+                }
+                Some("analysis") => {
+                    let recorded: Vec<&str> = expected.split(' ').collect();
+                    assert_eq!(words[..2], recorded[..2], "{at}: {got}");
+                    assert!(words[2].parse::<f64>().is_ok(), "{at}: {got}");
+                }
+                _ => {
+                    assert_eq!(got, expected, "{at}");
+                    if got.starts_with("status ") {
+                        hinted.clear();
+                    }
+                }
+            }
+        }
+    }
+    engine.close();
+    assert_eq!(engine.wait(), Some(0));
+}
+
+/// The position after a GUI line: `set game` sets it, `move` plays on it.
+fn follow(position: &mut Option<tabula::games::othello::Position>, sent: &str) {
+    if let Some(game) = sent.strip_prefix("set game ") {
+        *position = Some(
+            ggf::read(game)
+                .expect("the GUI's game reads")
+                .final_position(),
+        );
+    } else if let Some(text) = sent.strip_prefix("move ") {
+        let mv = ggf::parse_move(text).expect("the GUI's move reads");
+        let position = position.as_mut().expect("a game was set");
+        ggf::play_lenient(position, mv).expect("the GUI's move is legal");
+    }
+}

@@ -67,7 +67,7 @@ pub(super) fn dispatch_in_rows(
 
 /// `text` with every word that is an Othello square mirrored top to bottom, in the
 /// word's case; everything else as it was.
-fn mirror_squares(text: &str) -> String {
+pub(super) fn mirror_squares(text: &str) -> String {
     let lines = text.split('\n').map(|line| {
         let words = line.split(' ').map(|word| match Square::parse(word) {
             Some(square) => {

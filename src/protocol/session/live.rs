@@ -7,17 +7,23 @@
 //! text; this thread writes the latest text every interval, and stops the worker
 //! when the caller says the analysis is over (the next command, an interrupt, the
 //! end of input). At least one update is written before it stops.
+//!
+//! `lz-analyze` is the same Othello analysis with the fields Leela Zero writes, so
+//! that GUIs built for Go engines draw it: `visits` and `winrate` lead every entry
+//! and squares are in capitals. Under `coordinates gogui` every square of an
+//! Othello update is in GoGui's rows, as in every other answer.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::{Game, Refusal, Session, Think, othello, shell};
+use super::{Game, Refusal, Session, Think, gogui, othello, shell};
 use crate::ai::othello::Score;
 use crate::ai::othello::analysis::{Analysis, analyse_in};
 use crate::ai::{self, Limits};
 use crate::games::Color;
 use crate::games::battleship::Cell as SeaCell;
+use crate::protocol::command::LiveFields;
 
 /// What a stream writes.
 pub enum Out<'a> {
@@ -43,6 +49,7 @@ pub fn stream(
     session: &mut Session,
     color: Option<Color>,
     interval: Option<u32>,
+    fields: LiveFields,
     over: &dyn Fn() -> bool,
     out: &mut dyn FnMut(Out<'_>) -> bool,
 ) -> Result<(), Refusal> {
@@ -70,10 +77,23 @@ pub fn stream(
                 .othello
                 .get_or_insert_with(|| ai::othello::Memory::new(&settings));
             let position = *position;
+            let rows = options.gogui_rows;
+            let publish = |text: String| {
+                publish(if rows {
+                    gogui::mirror_squares(&text)
+                } else {
+                    text
+                });
+            };
             run(&halt, &latest, every, over, out, || {
                 let empties = position.board().empty().count_ones();
                 if position.board().moves() == 0 {
-                    publish("info move pass order 0 pv pass".into());
+                    publish(match fields {
+                        LiveFields::Tabula => "info move pass order 0 pv pass".into(),
+                        LiveFields::LeelaZero => {
+                            "info move pass visits 0 winrate 5000 order 0 pv pass".into()
+                        }
+                    });
                     return;
                 }
                 for depth in 1..=empties {
@@ -84,7 +104,7 @@ pub fn stream(
                     let Some(analysis) = analyse_in(&position, limits, &settings, memory) else {
                         return;
                     };
-                    publish(othello_line(&analysis));
+                    publish(othello_line(&analysis, fields));
                     if analysis.depth >= empties {
                         return;
                     }
@@ -204,21 +224,33 @@ fn run(
 }
 
 /// Othello's update: every move with its score (discs for the side to move,
-/// hundredths for estimates), the depth, the nodes and the expected line.
-fn othello_line(analysis: &Analysis) -> String {
+/// hundredths for estimates), the depth, the nodes and the expected line; for
+/// `lz-analyze` led by the visits and the winrate, squares in capitals.
+fn othello_line(analysis: &Analysis, fields: LiveFields) -> String {
+    let square = |text: String| match fields {
+        LiveFields::Tabula => text,
+        LiveFields::LeelaZero => text.to_ascii_uppercase(),
+    };
     let mut text = String::new();
     for (order, line) in analysis.lines.iter().enumerate() {
         let score = match line.score {
             Score::Exact(discs) => discs.to_string(),
             Score::Estimate(units) => format!("{:.2}", f64::from(units) / 100.0),
         };
-        let pv: Vec<String> = line.pv.iter().map(ToString::to_string).collect();
+        let pv: Vec<String> = line.pv.iter().map(|mv| square(mv.to_string())).collect();
         if !text.is_empty() {
             text.push(' ');
         }
+        text.push_str(&format!("info move {} ", square(line.mv.to_string())));
+        if fields == LiveFields::LeelaZero {
+            text.push_str(&format!(
+                "visits {} winrate {} ",
+                analysis.nodes.min(VISITS_CAP),
+                winrate(line.score)
+            ));
+        }
         text.push_str(&format!(
-            "info move {} order {order} score {score} exact {} depth {} nodes {} pv {}",
-            line.mv,
+            "order {order} score {score} exact {} depth {} nodes {} pv {}",
             matches!(line.score, Score::Exact(_)),
             analysis.depth,
             analysis.nodes,
@@ -226,6 +258,32 @@ fn othello_line(analysis: &Analysis) -> String {
         ));
     }
     text
+}
+
+/// The largest `visits` written: GUIs read the field as a 32-bit signed integer.
+const VISITS_CAP: u64 = i32::MAX as u64;
+
+/// The discs of an estimate that make a winrate of 1/(1 + e⁻¹) ≈ 73 %.
+const WINRATE_SCALE: f64 = 5.0;
+
+/// The chance that the side to move wins, in hundredths of a percent (Leela Zero's
+/// unit): certain for an exact score (10000 a win, 5000 a draw, 0 a loss), and a
+/// logistic curve of the estimated disc difference otherwise (5000 at 0, 7311 at
+/// +5, 9820 at +20).
+fn winrate(score: Score) -> u32 {
+    match score {
+        Score::Exact(discs) => match discs.signum() {
+            1 => 10_000,
+            0 => 5_000,
+            _ => 0,
+        },
+        Score::Estimate(units) => {
+            let discs = f64::from(units) / 100.0;
+            let chance = 1.0 / (1.0 + (-discs / WINRATE_SCALE).exp());
+            // In 0..=10000 by construction.
+            (chance * 10_000.0).round() as u32
+        }
+    }
 }
 
 /// Battleship's and What the Shell's update: every cell with a positive value,

@@ -25,7 +25,7 @@ pub use options::Options;
 /// Othello's search settings from the options (NBoard mode shares them).
 pub use othello::settings as othello_settings;
 
-use super::command::{Command, ShotClaim, TimeSystem};
+use super::command::{Command, LiveFields, ShotClaim, TimeSystem};
 use super::parse::COMMANDS;
 use crate::ai::{self, Limits};
 use crate::games::battleship::{Cell as SeaCell, Table};
@@ -255,8 +255,15 @@ impl Session {
         out: &mut dyn FnMut(Out<'_>) -> bool,
     ) -> Result<(), Refusal> {
         match command {
-            Command::LiveAnalyze { color, interval } => {
-                live::stream(self, *color, *interval, over, out)
+            Command::LiveAnalyze {
+                color,
+                interval,
+                fields,
+            } => {
+                if *fields == LiveFields::LeelaZero && !matches!(self.game, Game::Othello(_)) {
+                    return Err(self.not_in_this_game(command));
+                }
+                live::stream(self, *color, *interval, *fields, over, out)
             }
             _ => Err(format!("{} does not stream", command.name())),
         }
