@@ -287,18 +287,22 @@ fn run_suite(
         }
         let answer = match &mut state {
             State::Running(engine) => match engine.ask(&step.command, id, config.timeout) {
-                Ok(answer)
-                    if id.is_none()
-                        && answer.status == AnswerStatus::Failure
-                        && let Some((respelled, second)) =
-                            respelled_set_game(engine, &step.command, config.timeout) =>
-                {
-                    if config.verbose {
-                        writeln!(out, "> {respelled}")?;
-                    }
-                    Ok(second)
-                }
                 Ok(answer) => {
+                    let respelled = match (id, &answer.status) {
+                        (None, AnswerStatus::Failure) => {
+                            respelled_set_game(engine, &step.command, config.timeout)
+                        }
+                        _ => None,
+                    };
+                    let answer = match respelled {
+                        Some((line, second)) => {
+                            if config.verbose {
+                                writeln!(out, "> {line}")?;
+                            }
+                            second
+                        }
+                        None => answer,
+                    };
                     if config.verbose {
                         let mark = match answer.status {
                             AnswerStatus::Success => '=',
