@@ -196,7 +196,7 @@ impl Engine {
         })
     }
 
-    /// Shakes hands: `protocol_version` must answer `2`, `name` must answer,
+    /// Shakes hands: `protocol_version` must answer `2` (or `2.0`), `name` must answer,
     /// `list_commands` is read (if refused, `known_command` is asked about each
     /// command the arena can use instead), and `set_game GAME` must succeed if the
     /// engine knows it.
@@ -214,7 +214,13 @@ impl Engine {
             return done;
         }
         let version = self.ask(Command::ProtocolVersion, timeout)?;
-        if version.trim() != "2" {
+        // GTP 2 answers `2`; some engines (Egaroucid) write `2.0`.
+        let version = version.trim();
+        if version != "2"
+            && version
+                .strip_prefix("2.")
+                .is_none_or(|minor| minor.trim_end_matches('0') != "")
+        {
             return Err(Failure::Garbage(format!("protocol_version {version}")));
         }
         self.ask(Command::Name, timeout)?;

@@ -51,8 +51,9 @@
 //! appends every line it reads to PATH; `--no-list` refuses `list_commands`, so that
 //! only `known_command` tells what it knows. `--set-game NAME` adds GoGui's
 //! `list_games` (answering NAME) and `set_game` (accepting NAME exactly, and like
-//! Edax's, without clearing the board: `clear_board` does that). Faults, for the
-//! arena's tests:
+//! Edax's, without clearing the board: `clear_board` does that);
+//! `--protocol-version TEXT` answers `protocol_version` so (Egaroucid writes `2.0`).
+//! Faults, for the arena's tests:
 //!
 //! - `--junk`: prints a banner line before its first answer;
 //! - `--wrong-id`: answers every command with the id 99;
@@ -460,7 +461,7 @@ fn plain(args: &[String]) {
         let fail = |text: &str| answer(&format!("?{id} {text}"));
         let whole = |words: &[&str]| words.iter().all(|w| w.parse::<u64>().is_ok());
         match (name, rest) {
-            ("protocol_version", _) => ok("2"),
+            ("protocol_version", _) => ok(option(args, "--protocol-version").unwrap_or("2")),
             ("name", _) => ok("plain"),
             ("version", _) => ok("1"),
             ("list_commands", _) if no_list => fail("unknown command"),

@@ -1588,3 +1588,27 @@ fn arena_resume_refuses_records_of_another_tournament_or_game() {
     assert!(finished(&again).is_empty(), "{again}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn arena_takes_protocol_version_2_0_and_refuses_another_version() {
+    // Egaroucid answers `protocol_version` with `2.0`.
+    let (dir, _, good, plain) = tabula_and_plain("plain-version", "--protocol-version 2.0");
+    let stdout = arena(&["--engine", &good, "--engine", &plain, "--games", "2"]);
+    let games = finished(&stdout);
+    assert_eq!(games.len(), 2, "{stdout}");
+    for (number, _, _, _, reason) in games {
+        assert!(!reason.contains("garbage"), "game {number}: {reason}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let (dir, _, good, plain) = tabula_and_plain("plain-version3", "--protocol-version 3");
+    let stdout = arena(&["--engine", &good, "--engine", &plain, "--games", "2"]);
+    let games = finished(&stdout);
+    assert_eq!(games.len(), 2, "{stdout}");
+    for (number, _, _, _, reason) in games {
+        assert!(
+            reason.contains("answers garbage \"protocol_version 3\""),
+            "game {number}: {reason}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
