@@ -10,6 +10,7 @@ use std::time::Duration;
 use tungstenite::{Message, WebSocket};
 
 mod browser;
+mod restart;
 
 /// A running server, killed when dropped.
 struct Server {
@@ -19,8 +20,14 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// A server started with `options` after `serve --listen 127.0.0.1:0`.
+    fn start_with(options: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
             .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(options)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -68,6 +75,12 @@ impl Server {
 
     /// Opens a table: the host's and the guest's tokens.
     fn open(&self, body: &str) -> (String, String) {
+        let (_, host, invite) = self.open_table(body);
+        (host, invite)
+    }
+
+    /// Opens a table: its id, the host's and the guest's tokens.
+    fn open_table(&self, body: &str) -> (String, String, String) {
         let (status, answer) = self.request("POST", "/api/tables", body);
         assert_eq!(status, 200, "{answer}");
         let json: serde_json::Value = serde_json::from_str(&answer).expect("JSON");
@@ -79,7 +92,8 @@ impl Server {
             );
             link.split_once("#seat=").expect("a token").1.to_string()
         };
-        (token("host"), token("invite"))
+        let id = json["table"].as_str().expect("a table id").to_string();
+        (id, token("host"), token("invite"))
     }
 
     fn seat(&self, token: &str) -> Seat {
