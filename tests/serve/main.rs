@@ -666,8 +666,30 @@ fn a_long_history_comes_back_whole() {
 #[test]
 #[ignore = "a measurement: 1000 connections, run by hand"]
 fn load_500_tables_play_whole_games() {
+    load(&Server::start(), "in memory");
+}
+
+/// The same load with every move written to a database before it is answered.
+#[test]
+#[ignore = "a measurement: 1000 connections, run by hand"]
+fn load_500_tables_play_whole_games_with_db() {
+    let path = format!(
+        "{}/load-{}.db",
+        env!("CARGO_TARGET_TMPDIR"),
+        std::process::id()
+    );
+    let remove = || {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{path}{suffix}"));
+        }
+    };
+    remove();
+    load(&Server::start_with(&["--db", &path]), "with --db");
+    remove();
+}
+
+fn load(server: &Server, label: &str) {
     const TABLES: usize = 500;
-    let server = Server::start();
     let tables: Vec<(String, String)> = (0..TABLES)
         .map(|_| server.open(r#"{"game": "othello"}"#))
         .collect();
@@ -722,7 +744,7 @@ fn load_500_tables_play_whole_games() {
     latencies.sort();
     let p = |q: f64| latencies[((latencies.len() - 1) as f64 * q) as usize];
     println!(
-        "{TABLES} tables, 1000 connections: {} moves in {:.1} s, {:.0} games/s; play latency p50 {:?} p99 {:?}",
+        "{label}: {TABLES} tables, 1000 connections: {} moves in {:.1} s, {:.0} games/s; play latency p50 {:?} p99 {:?}",
         latencies.len(),
         elapsed.as_secs_f64(),
         TABLES as f64 / elapsed.as_secs_f64(),
