@@ -137,14 +137,18 @@ impl Store {
     /// The file cannot be opened or is not a database of this schema.
     pub fn open(path: &str) -> Result<(Store, Vec<Stored>)> {
         let connection = Connection::open(path).with_context(|| format!("opening {path}"))?;
-        // WAL: a commit is one append and one sync; FULL: synced at every commit, so
-        // an acknowledged change survives the machine losing power, not only the
-        // process being killed.
+        // EXCLUSIVE: this server holds the file's lock until it stops, so a second
+        // server started on the same file refuses to start instead of writing the
+        // same tables. WAL: a commit is one append and one sync; FULL: synced at
+        // every commit, so an acknowledged change survives the machine losing
+        // power, not only the process being killed.
         connection
-            .pragma_update(None, "journal_mode", "WAL")
+            .pragma_update(None, "locking_mode", "EXCLUSIVE")
+            .and_then(|()| connection.pragma_update(None, "journal_mode", "WAL"))
             .and_then(|()| connection.pragma_update(None, "synchronous", "FULL"))
             .and_then(|()| connection.pragma_update(None, "foreign_keys", "ON"))
-            .with_context(|| format!("setting up {path}"))?;
+            .and_then(|()| connection.execute_batch("BEGIN EXCLUSIVE; COMMIT;"))
+            .with_context(|| format!("{path}: in use by another server, or not a database"))?;
         let version: i64 = connection
             .pragma_query_value(None, "user_version", |row| row.get(0))
             .with_context(|| format!("reading {path}"))?;

@@ -340,3 +340,70 @@ fn an_othello_table_survives_a_killed_server_and_its_record_downloads() {
         "{over} {black_discs}-{white_discs}"
     );
 }
+
+/// A second server on a database in use refuses to start (and says why), and the
+/// first one goes on serving.
+#[test]
+fn a_database_serves_one_server_at_a_time() {
+    let db = Db::new("one-server");
+    let server = db.server();
+    let (host, _) = server.open(r#"{"game": "shell"}"#);
+    let second = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--db", &db.0])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("tabula starts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut second = second;
+    let status = loop {
+        if let Some(status) = second.try_wait().expect("a status") {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = second.kill();
+            panic!("a second server on the same database is still running");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let output = second.wait_with_output().expect("its output");
+    assert!(!status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("in use by another server"), "{stderr}");
+    assert!(output.stdout.is_empty());
+    let mut black = server.seat(&host);
+    black.ok("play black e5");
+}
+
+/// A sealed Shell pick made before the crash stays sealed after it: the other seat
+/// is told only that it was made, and the turn resolves when the other picks.
+#[test]
+fn a_sealed_shell_pick_stays_sealed_across_a_killed_server() {
+    let db = Db::new("shell-restart");
+    let server = db.server();
+    let (host, invite) = server.open(r#"{"game": "shell"}"#);
+    let mut seats = [server.seat(&host), server.seat(&invite)];
+    seats[0].ok("play black e5");
+    seats[1].ok("play white d4");
+    seats[0].wait_for("revealed e5 d4 ");
+    seats[0].ok("play black c3");
+    seats[1].wait_for("picked black");
+    drop(seats);
+    crash(server);
+
+    let server = db.server();
+    let (_, greeting) = reconnect(&server, &invite);
+    assert!(greeting.contains(&"event picked black".to_string()));
+    assert!(greeting.iter().all(|f| !f.contains("c3")), "{greeting:?}");
+    let (mut black, greeting) = reconnect(&server, &host);
+    assert!(greeting.contains(&"event picked black c3".to_string()));
+    assert_eq!(
+        black.command("play black c4"),
+        Err("you have picked this turn already".to_string())
+    );
+    let (mut white, _) = reconnect(&server, &invite);
+    white.ok("play white g7");
+    let revealed = black.wait_for("revealed");
+    assert!(revealed.starts_with("event revealed c3 g7 "), "{revealed}");
+}
