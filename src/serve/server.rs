@@ -603,9 +603,10 @@ async fn play_seat(
         state.active = Instant::now();
         let first = state.outboxes[color.index()].is_empty();
         let mut greeting = vec![format!(
-            "event seat {} {}",
+            "event seat {} {} {}",
             color.name(),
-            state.room.kind().name()
+            state.room.kind().name(),
+            table.id
         )];
         let waiting = state
             .pending

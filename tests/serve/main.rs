@@ -239,8 +239,8 @@ fn othello_game_between_two_seats() {
     let server = Server::start();
     let (host, invite) = server.open(r#"{"game": "othello"}"#);
     let mut seats = [server.seat(&host), server.seat(&invite)];
-    assert_eq!(seats[0].receive(), "event seat black othello");
-    assert_eq!(seats[1].receive(), "event seat white othello");
+    assert!(seats[0].receive().starts_with("event seat black othello "));
+    assert!(seats[1].receive().starts_with("event seat white othello "));
     assert_eq!(
         seats[1].command("play black f5"),
         Err("this seat plays white".to_string())
@@ -592,7 +592,7 @@ fn a_seat_that_reconnects_gets_the_game_so_far_and_no_secret() {
     while greeting.last().map(String::as_str) != Some("event present white") {
         greeting.push(again.receive());
     }
-    assert_eq!(greeting[0], "event seat black battleship");
+    assert!(greeting[0].starts_with("event seat black battleship "));
     assert!(greeting.contains(&format!("event fleet black {black_fleet}")));
     assert!(greeting.contains(&"event shot black A1 hit".to_string()));
     assert!(greeting.iter().all(|f| !f.starts_with("event fleet white")));

@@ -144,10 +144,10 @@ fn a_battleship_table_survives_a_killed_server() {
 
     let server = db.server();
     let (black2, greeting) = reconnect(&server, &host);
-    assert_eq!(greeting[0], "event seat black battleship");
+    assert_eq!(greeting[0], format!("event seat black battleship {id}"));
     assert_eq!(told(&greeting), before[0], "black is told the game so far");
     let (white2, greeting) = reconnect(&server, &invite);
-    assert_eq!(greeting[0], "event seat white battleship");
+    assert_eq!(greeting[0], format!("event seat white battleship {id}"));
     assert_eq!(told(&greeting), before[1], "white is told the game so far");
     assert!(
         greeting.iter().all(|f| !f.starts_with("event fleet black")),
