@@ -5,6 +5,7 @@
 //!   is told what (hidden information is decided there).
 //! - [`server`]: the HTTP routes, the seats' WebSockets, clocks ticking, idle tables
 //!   expiring, limits.
+//! - [`store`]: `--db FILE`, every table's log in SQLite, read back on start.
 //! - [`token`]: unguessable seat tokens from the operating system's generator.
 //!
 //! The page at `/` is `page.html`, embedded in the binary. The protocol spoken over
@@ -13,6 +14,7 @@
 
 pub mod room;
 pub mod server;
+pub mod store;
 pub mod token;
 
 use std::time::Duration;
@@ -40,6 +42,10 @@ pub struct ServeArgs {
     /// The most WebSocket connections open at once.
     #[arg(long, default_value_t = 10_000)]
     pub max_connections: usize,
+    /// Keep every table in this SQLite database (created if missing): a server
+    /// started again on it has every table back. Without it, tables live in memory.
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<String>,
 }
 
 impl ServeArgs {
@@ -62,5 +68,10 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         .enable_all()
         .build()
         .context("starting the runtime")?;
-    runtime.block_on(server::serve(&args.listen, args.url.clone(), args.limits()))
+    runtime.block_on(server::serve_with(
+        &args.listen,
+        args.url.clone(),
+        args.limits(),
+        args.db.as_deref(),
+    ))
 }

@@ -56,6 +56,28 @@ pub struct Reply {
     /// `Ok(text)` is framed `= text`, `Err(message)` `? message`.
     pub answer: Result<String, String>,
     pub events: Vec<Event>,
+    /// When the line changed the table: the line to store, which replayed by
+    /// [`Room::handle`] on a room in the same state changes it the same way. It is the
+    /// line itself, except that `genfleet` is stored as the `fleet` it placed (the
+    /// random generator is not replayed).
+    pub change: Option<String>,
+}
+
+/// A game of the table that is over, as its record needs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finished {
+    /// The game's number at the table, from 1.
+    pub number: u32,
+    pub outcome: Outcome,
+    /// Whether a flag fell.
+    pub on_time: bool,
+    /// How it ended, for people: `fleet sunk`, `agreed`, `on time`, the disc count.
+    pub detail: String,
+    /// The moves as the arena's records write them: Othello squares and `pass`,
+    /// Shell `black/white` pick pairs, Battleship `CELL:RESULT` shots.
+    pub moves: Vec<String>,
+    /// Battleship: both fleets.
+    pub fleets: [Option<String>; 2],
 }
 
 /// The game of a room.
@@ -112,10 +134,26 @@ pub struct Room {
     clocks_running: bool,
     /// Every event each seat received since the current game began, by colour index.
     logs: [Vec<String>; 2],
+    /// The moves of the game in progress, as [`Finished::moves`].
+    moves: Vec<String>,
+    /// The games of this table that are over, in order.
+    finished: Vec<Finished>,
     rng: Rng,
 }
 
 type Answer = Result<String, String>;
+
+impl Reply {
+    /// A refused line: the message, no event, no change.
+    #[must_use]
+    pub fn refused(message: &str) -> Reply {
+        Reply {
+            answer: Err(message.to_string()),
+            events: Vec::new(),
+            change: None,
+        }
+    }
+}
 
 fn seat_check(seat: Color, color: Color) -> Result<(), String> {
     if seat == color {
@@ -157,6 +195,8 @@ impl Room {
             clocks: [Clock::fresh(control); 2],
             clocks_running: false,
             logs: [Vec::new(), Vec::new()],
+            moves: Vec::new(),
+            finished: Vec::new(),
             rng: Rng::new(seed),
         };
         let opening = room.opening_events();
@@ -175,6 +215,24 @@ impl Room {
     #[must_use]
     pub fn history(&self, seat: Color) -> &[String] {
         &self.logs[seat.index()]
+    }
+
+    /// The games of this table that are over, oldest first. Both fleets of a
+    /// Battleship game are in its record: they are public once the game is over.
+    #[must_use]
+    pub fn finished(&self) -> &[Finished] {
+        &self.finished
+    }
+
+    /// The start position of every game at this table in the game's notation (`-` for
+    /// Battleship), as a record's `Opening`.
+    #[must_use]
+    pub fn opening(&self) -> String {
+        match self.kind {
+            GameKind::Othello => othello::Position::start().to_notation(),
+            GameKind::Shell => shell::Position::new().to_notation(),
+            GameKind::Battleship => "-".to_string(),
+        }
     }
 
     /// Whether the game in progress is over.
@@ -363,6 +421,20 @@ impl Room {
                 _ => " on time".to_string(),
             },
         };
+        let fleets = match &self.game {
+            Game::Battleship(table) => {
+                Color::ALL.map(|color| table.fleet(color).map(|fleet| fleet.joined(" ")))
+            }
+            _ => [None, None],
+        };
+        self.finished.push(Finished {
+            number: self.number,
+            outcome: status.winner().map_or(Outcome::Draw, Outcome::Won),
+            on_time: detail == " on time",
+            detail: detail.trim_start().to_string(),
+            moves: std::mem::take(&mut self.moves),
+            fleets,
+        });
         let mut events = Vec::new();
         events.push(Event {
             to: Audience::Both,
@@ -392,31 +464,34 @@ impl Room {
     /// Handles one command line from `seat`. A refused line changes nothing.
     pub fn handle(&mut self, seat: Color, raw: &str) -> Reply {
         let line = match parse::preprocess(raw.as_bytes()) {
-            Line::Empty => {
-                return Reply {
-                    answer: Err("empty command".to_string()),
-                    events: Vec::new(),
-                };
-            }
-            Line::InvalidUtf8 => {
-                return Reply {
-                    answer: Err("syntax error: input is not valid UTF-8".to_string()),
-                    events: Vec::new(),
-                };
-            }
+            Line::Empty => return Reply::refused("empty command"),
+            Line::InvalidUtf8 => return Reply::refused("syntax error: input is not valid UTF-8"),
             Line::Text(text) => text,
         };
         let (_, command) = parse::parse_line(&line);
         let mut events = Vec::new();
-        let answer = match command {
-            Ok(command) => self.dispatch(seat, &command, &mut events),
+        let answer = match &command {
+            Ok(command) => self.dispatch(seat, command, &mut events),
             Err(error) => Err(error.to_string()),
         };
         if answer.is_err() {
             events.clear();
         }
         self.log(&events);
-        Reply { answer, events }
+        // Every command that changes the table tells someone: one without events
+        // only read it.
+        let change = match (&command, &answer) {
+            _ if events.is_empty() => None,
+            (Ok(Command::GenFleet(color)), Ok(fleet)) => {
+                Some(format!("fleet {} {fleet}", color.name()))
+            }
+            _ => Some(line.clone()),
+        };
+        Reply {
+            answer,
+            events,
+            change,
+        }
     }
 
     fn dispatch(&mut self, seat: Color, command: &Command, events: &mut Vec<Event>) -> Answer {
@@ -584,6 +659,7 @@ impl Room {
         position
             .play(seat, parsed)
             .map_err(|e| format!("illegal move: {e}"))?;
+        self.moves.push(parsed.to_string());
         let next = position.side_to_move();
         let over = position.status().is_over();
         if self.clocks_running {
@@ -642,6 +718,7 @@ impl Room {
             .resolve_turn(black, white)
             .map_err(|e| format!("illegal move: {e}"))?;
         self.clocks_running = true;
+        self.moves.push(format!("{black}/{white}"));
         events.push(Event {
             to: Audience::Both,
             text: format!("revealed {black} {white} {report}"),
@@ -666,6 +743,10 @@ impl Room {
             let _ = write!(text, " {ship}");
         }
         let next = table.turn();
+        self.moves.push(match result {
+            ShotResult::Sunk(kind) => format!("{cell}:sunk-{kind}"),
+            other => format!("{cell}:{other}"),
+        });
         events.push(Event {
             to: Audience::Both,
             text,
@@ -715,6 +796,7 @@ impl Room {
         self.clocks_running = false;
         self.number = self.number.saturating_add(1);
         self.logs = [Vec::new(), Vec::new()];
+        self.moves.clear();
         events.extend(self.opening_events());
         Ok(String::new())
     }

@@ -1,17 +1,24 @@
 //! The HTTP side of `tabula serve`: routes, seats' WebSockets, clocks and limits.
 //!
 //! Routes: `GET /` (the page), `POST /api/tables` (open a table), `GET /ws?token=T`
-//! (a seat's WebSocket). Every table is a [`Room`] behind a mutex with the senders of
-//! the connections of each seat; a command is handled with the room locked, and its
-//! answer and events are queued to the connections before the lock is released, so
-//! every seat sees the table's events in one order.
+//! (a seat's WebSocket), `GET /api/tables/{id}/record?token=T` (the finished games'
+//! records). Every table is a [`Room`] behind a mutex with the senders of the
+//! connections of each seat; a command is handled with the room locked, and its
+//! answer and events are queued for delivery before the lock is released, so every
+//! seat sees the table's events in one order.
+//!
+//! With a database ([`Store`]), a command that changed the table is written to the
+//! table's log before anything it caused is sent: its answer and events wait in the
+//! table's queue of deliveries until the writer reports the entry on disk, and so
+//! does everything queued behind them (the answer to a later `status` included).
+//! Nothing awaits the disk on the runtime's threads: the writer thread delivers.
 //!
 //! Limits that keep one client from hurting the others: a bounded request body and
 //! WebSocket message, a per-connection rate limit, bounded outgoing queues (a
 //! connection that does not read is dropped), a cap on tables and connections, and
 //! tables that nobody is at expire after an idle time. Tokens are never logged.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -19,15 +26,18 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use axum::Router;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
-use super::room::{Event, Reply, Room, parse_clock};
+use super::room::{Event, Finished, Reply, Room, parse_clock};
+use super::store::{Entry, Opening, Store, Stored, token_hash};
 use super::token;
+use crate::arena::record::{self, Record};
+use crate::arena::referee::Termination;
 use crate::games::battleship::TimeControl;
 use crate::games::{Color, GameKind};
 use crate::protocol::Response as GtpResponse;
@@ -68,10 +78,26 @@ impl Default for Limits {
 /// One connection's outgoing queue.
 type Outbox = mpsc::Sender<String>;
 
+/// What a command or a clock caused, sent once the log entry numbered `after` is
+/// on disk (at once without a database).
+struct Delivery {
+    after: u64,
+    /// The answer and the connection it is for.
+    answer: Option<(u64, String)>,
+    events: Vec<Event>,
+}
+
 struct TableState {
     room: Room,
     /// When the clocks were last brought up to date.
     ticked: Instant,
+    /// The milliseconds given to the room since the last log entry.
+    unlogged_ms: u64,
+    /// The number of the last log entry, and of the last one on disk.
+    logged: u64,
+    durable: u64,
+    /// Deliveries waiting for their entry to be on disk, in order.
+    pending: VecDeque<Delivery>,
     /// The last command or connection.
     active: Instant,
     /// The connections of each seat (by colour index), with an id each.
@@ -80,17 +106,25 @@ struct TableState {
 
 struct Table {
     id: String,
-    tokens: [String; 2],
+    /// The hashes of the seats' tokens, black's first.
+    token_hashes: [String; 2],
+    /// The clock as opened (`300+5`, empty when untimed), the generator's seed, and
+    /// when the table was opened (seconds since the Unix epoch): for the records.
+    clock: String,
+    seed: u64,
+    opened: u64,
     state: Mutex<TableState>,
 }
 
 struct Shared {
     tables: Mutex<HashMap<String, Arc<Table>>>,
+    /// The seats by the hash of their token.
     seats: Mutex<HashMap<String, (Arc<Table>, Color)>>,
     connections: Arc<Semaphore>,
     next_connection: Mutex<u64>,
     base_url: Option<String>,
     limits: Limits,
+    store: Option<Store>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -116,20 +150,181 @@ fn deliver(state: &mut TableState, events: &[Event]) {
     }
 }
 
-/// Brings the clocks up to date and delivers what that caused.
-fn tick(state: &mut TableState, now: Instant) {
+/// Sends the deliveries whose log entries are on disk, in order.
+fn flush(state: &mut TableState) {
+    while state
+        .pending
+        .front()
+        .is_some_and(|delivery| delivery.after <= state.durable)
+    {
+        let Some(delivery) = state.pending.pop_front() else {
+            break;
+        };
+        if let Some((id, answer)) = delivery.answer {
+            // A connection that cannot take its answer is not reading: dropped.
+            for seat in &mut state.outboxes {
+                seat.retain(|(other, outbox)| {
+                    *other != id || outbox.try_send(answer.clone()).is_ok()
+                });
+            }
+        }
+        deliver(state, &delivery.events);
+    }
+}
+
+/// Queues what a command or a clock caused behind everything queued before it.
+fn queue(state: &mut TableState, answer: Option<(u64, String)>, events: Vec<Event>) {
+    if answer.is_none() && events.is_empty() {
+        return;
+    }
+    state.pending.push_back(Delivery {
+        after: state.logged,
+        answer,
+        events,
+    });
+    flush(state);
+}
+
+/// Appends a change to the table's log: `command`, or time alone. Without a database
+/// it counts as on disk at once.
+fn log_change(
+    store: Option<&Store>,
+    table: &Arc<Table>,
+    state: &mut TableState,
+    command: Option<(Color, String)>,
+) {
+    state.logged += 1;
+    let entry = Entry {
+        elapsed_ms: std::mem::take(&mut state.unlogged_ms),
+        command,
+    };
+    let Some(store) = store else {
+        state.durable = state.logged;
+        return;
+    };
+    let seq = state.logged;
+    let written = Arc::clone(table);
+    store.append(
+        &table.id,
+        seq,
+        entry,
+        Box::new(move || {
+            let mut state = lock(&written.state);
+            state.durable = state.durable.max(seq);
+            flush(&mut state);
+        }),
+    );
+}
+
+/// Brings the clocks up to date; a flag that fell is logged and told.
+fn tick(store: Option<&Store>, table: &Arc<Table>, state: &mut TableState, now: Instant) {
     let elapsed = now.saturating_duration_since(state.ticked);
     state.ticked = now;
     let ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+    state.unlogged_ms = state.unlogged_ms.saturating_add(ms);
     let events = state.room.elapse(ms);
-    deliver(state, &events);
+    if !events.is_empty() {
+        log_change(store, table, state, None);
+        queue(state, None, events);
+    }
 }
 
-/// Binds `listen`, prints `listening on http://ADDR` on stdout, and serves.
+/// How often a running clock's reading is saved when nothing else is: after a
+/// restart, a clock goes on from its last saved reading.
+const CLOCK_SAVE: u64 = 10_000;
+
+/// The tables of a database, rebuilt by replaying their logs through [`Room`].
+fn restore(stored: Vec<Stored>, now: Instant) -> Vec<Arc<Table>> {
+    let mut tables = Vec::new();
+    for Stored { opening, log } in stored {
+        let Some(kind) = GameKind::from_name(&opening.game) else {
+            log::warn!(
+                "table {}: unknown game {:?}, skipped",
+                opening.id,
+                opening.game
+            );
+            continue;
+        };
+        let control = match opening.clock.as_str() {
+            "" => Ok(TimeControl::Unlimited),
+            text => parse_clock(text),
+        };
+        let (Ok(control), Ok(seed)) = (control, token::seed()) else {
+            log::warn!("table {}: cannot be rebuilt, skipped", opening.id);
+            continue;
+        };
+        // A new seed for the generator: fleets placed at random were stored as placed,
+        // and the next ones should not repeat them.
+        let mut room = Room::new(kind, control, seed);
+        for (n, entry) in log.iter().enumerate() {
+            room.elapse(entry.elapsed_ms);
+            if let Some((seat, line)) = &entry.command
+                && room.handle(*seat, line).change.is_none()
+            {
+                log::warn!("table {}: log entry {} changed nothing", opening.id, n + 1);
+            }
+        }
+        let logged = u64::try_from(log.len()).unwrap_or(u64::MAX);
+        tables.push(Arc::new(Table {
+            id: opening.id,
+            token_hashes: opening.token_hashes,
+            clock: opening.clock,
+            seed: opening.seed,
+            opened: opening.opened,
+            state: Mutex::new(TableState {
+                room,
+                ticked: now,
+                unlogged_ms: 0,
+                logged,
+                durable: logged,
+                pending: VecDeque::new(),
+                active: now,
+                outboxes: [Vec::new(), Vec::new()],
+            }),
+        }));
+    }
+    tables
+}
+
+/// Binds `listen`, prints `listening on http://ADDR` on stdout, and serves, keeping
+/// tables in memory only.
 ///
 /// # Errors
 /// The address cannot be bound or the server fails.
 pub async fn serve(listen: &str, base_url: Option<String>, limits: Limits) -> Result<()> {
+    serve_with(listen, base_url, limits, None).await
+}
+
+/// [`serve`], with every table kept in the SQLite database at `db` when given: the
+/// tables in it are back before the address is printed.
+///
+/// # Errors
+/// The database cannot be opened, the address cannot be bound, or the server fails.
+pub async fn serve_with(
+    listen: &str,
+    base_url: Option<String>,
+    limits: Limits,
+    db: Option<&str>,
+) -> Result<()> {
+    let (store, stored) = match db {
+        Some(path) => {
+            let (store, stored) = Store::open(path)?;
+            (Some(store), stored)
+        }
+        None => (None, Vec::new()),
+    };
+    let restored = restore(stored, Instant::now());
+    let mut tables = HashMap::new();
+    let mut seats = HashMap::new();
+    for table in restored {
+        for (hash, color) in table.token_hashes.iter().zip(Color::ALL) {
+            seats.insert(hash.clone(), (Arc::clone(&table), color));
+        }
+        tables.insert(table.id.clone(), table);
+    }
+    if let Some(path) = db {
+        log::info!("{} tables restored from {path}", tables.len());
+    }
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("listening on {listen}"))?;
@@ -137,17 +332,19 @@ pub async fn serve(listen: &str, base_url: Option<String>, limits: Limits) -> Re
     println!("listening on http://{address}");
     log::info!("listening on http://{address}");
     let shared = Arc::new(Shared {
-        tables: Mutex::new(HashMap::new()),
-        seats: Mutex::new(HashMap::new()),
+        tables: Mutex::new(tables),
+        seats: Mutex::new(seats),
         connections: Arc::new(Semaphore::new(limits.max_connections)),
         next_connection: Mutex::new(0),
         base_url: base_url.map(|url| url.trim_end_matches('/').to_string()),
         limits,
+        store,
     });
     tokio::spawn(clock_loop(Arc::clone(&shared)));
     let app = Router::new()
         .route("/", get(page))
         .route("/api/tables", post(open_table))
+        .route("/api/tables/{id}/record", get(records))
         .route("/ws", get(seat_socket))
         .layer(DefaultBodyLimit::max(4096))
         .with_state(shared);
@@ -172,10 +369,14 @@ async fn clock_loop(shared: Arc<Shared>) {
         let now = Instant::now();
         let tables: Vec<Arc<Table>> = lock(&shared.tables).values().cloned().collect();
         let mut expired = Vec::new();
+        let store = shared.store.as_ref();
         for table in tables {
             let mut state = lock(&table.state);
             if state.room.clock_running() {
-                tick(&mut state, now);
+                tick(store, &table, &mut state, now);
+                if store.is_some() && state.unlogged_ms >= CLOCK_SAVE {
+                    log_change(store, &table, &mut state, None);
+                }
             }
             let nobody = state.outboxes.iter().all(Vec::is_empty);
             if nobody && now.saturating_duration_since(state.active) > shared.limits.idle {
@@ -188,8 +389,11 @@ async fn clock_loop(shared: Arc<Shared>) {
             for table in expired {
                 log::info!("table {} expired", table.id);
                 tables.remove(&table.id);
-                for token in &table.tokens {
-                    seats.remove(token);
+                for hash in &table.token_hashes {
+                    seats.remove(hash);
+                }
+                if let Some(store) = &shared.store {
+                    store.drop_table(&table.id);
                 }
             }
         }
@@ -254,26 +458,59 @@ async fn open_table(
     let Ok((id, tokens, seed)) = created else {
         return refuse(StatusCode::INTERNAL_SERVER_ERROR, "no randomness available");
     };
+    if lock(&shared.tables).len() >= shared.limits.max_tables {
+        return refuse(StatusCode::SERVICE_UNAVAILABLE, "too many tables open");
+    }
+    let opened = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let token_hashes = tokens.clone().map(|token| token_hash(&token));
+    let clock = body.clock.clone().unwrap_or_default();
+    if let Some(store) = &shared.store {
+        // The links are answered only once the table is on disk.
+        let (written, on_disk) = tokio::sync::oneshot::channel();
+        let opening = Opening {
+            id: id.clone(),
+            game: kind.name().to_string(),
+            clock: clock.clone(),
+            seed,
+            opened,
+            token_hashes: token_hashes.clone(),
+        };
+        store.open_table(
+            opening,
+            Box::new(move || {
+                let _ = written.send(());
+            }),
+        );
+        if on_disk.await.is_err() {
+            return refuse(StatusCode::INTERNAL_SERVER_ERROR, "the table was not saved");
+        }
+    }
     let now = Instant::now();
     let table = Arc::new(Table {
         id: id.clone(),
-        tokens: tokens.clone(),
+        token_hashes,
+        clock,
+        seed,
+        opened,
         state: Mutex::new(TableState {
             room: Room::new(kind, control, seed),
             ticked: now,
+            unlogged_ms: 0,
+            logged: 0,
+            durable: 0,
+            pending: VecDeque::new(),
             active: now,
             outboxes: [Vec::new(), Vec::new()],
         }),
     });
     {
         let mut tables = lock(&shared.tables);
-        if tables.len() >= shared.limits.max_tables {
-            return refuse(StatusCode::SERVICE_UNAVAILABLE, "too many tables open");
-        }
         tables.insert(id.clone(), Arc::clone(&table));
         let mut seats = lock(&shared.seats);
-        for (token, color) in tokens.iter().zip(Color::ALL) {
-            seats.insert(token.clone(), (Arc::clone(&table), color));
+        for (hash, color) in table.token_hashes.iter().zip(Color::ALL) {
+            seats.insert(hash.clone(), (Arc::clone(&table), color));
         }
     }
     log::info!("table {id} opened: {}", kind.name());
@@ -287,18 +524,25 @@ async fn open_table(
     .into_response()
 }
 
+/// The seat whose token is the query's `token`. Unknown, malformed and missing
+/// tokens are all `None`.
+fn find_seat(shared: &Shared, query: &HashMap<String, String>) -> Option<(Arc<Table>, Color)> {
+    let token = query.get("token").filter(|t| token::looks_like_token(t))?;
+    lock(&shared.seats).get(&token_hash(token)).cloned()
+}
+
+fn no_such_seat() -> Response {
+    (StatusCode::NOT_FOUND, "no such seat").into_response()
+}
+
 async fn seat_socket(
     State(shared): State<Arc<Shared>>,
     Query(query): Query<HashMap<String, String>>,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     // Unknown, malformed and missing tokens get one and the same answer.
-    let seat = query
-        .get("token")
-        .filter(|t| token::looks_like_token(t))
-        .and_then(|t| lock(&shared.seats).get(t.as_str()).cloned());
-    let Some((table, color)) = seat else {
-        return (StatusCode::NOT_FOUND, "no such seat").into_response();
+    let Some((table, color)) = find_seat(&shared, &query) else {
+        return no_such_seat();
     };
     let Ok(permit) = Arc::clone(&shared.connections).try_acquire_owned() else {
         return (StatusCode::SERVICE_UNAVAILABLE, "too many connections").into_response();
@@ -349,29 +593,37 @@ async fn play_seat(
         *next += 1;
         *next
     };
+    // The table holds the only sender: a connection it drops (not reading) ends.
     let (outbox, mut inbox) = mpsc::channel::<String>(shared.limits.queue);
     // The greeting is gathered and the connection registered under one lock, so no
-    // event falls between them; it is sent directly, whatever its length.
+    // event falls between them; it is sent directly, whatever its length. Events
+    // still waiting for the disk are left out: they follow once written.
     let greeting = {
         let mut state = lock(&table.state);
         state.active = Instant::now();
         let first = state.outboxes[color.index()].is_empty();
         let mut greeting = vec![format!(
-            "event seat {} {}",
+            "event seat {} {} {}",
             color.name(),
-            state.room.kind().name()
+            state.room.kind().name(),
+            table.id
         )];
+        let waiting = state
+            .pending
+            .iter()
+            .flat_map(|delivery| &delivery.events)
+            .filter(|event| event.to.includes(color))
+            .count();
+        let history = state.room.history(color);
         greeting.extend(
-            state
-                .room
-                .history(color)
+            history[..history.len().saturating_sub(waiting)]
                 .iter()
                 .map(|e| format!("event {e}")),
         );
         if !state.outboxes[color.opponent().index()].is_empty() {
             greeting.push(format!("event present {}", color.opponent().name()));
         }
-        state.outboxes[color.index()].push((id, outbox.clone()));
+        state.outboxes[color.index()].push((id, outbox));
         if first {
             presence(&mut state, color, "present");
         }
@@ -401,22 +653,18 @@ async fn play_seat(
                     Some(Ok(Message::Close(_)) | Err(_)) | None => break,
                 };
                 let now = Instant::now();
-                let answer = if rate.allow(now) {
+                if rate.allow(now) {
                     refused_in_a_row = 0;
-                    handle_line(&table, color, text.as_deref(), id, now)
+                    handle_line(&shared, &table, color, text.as_deref(), id, now);
                 } else {
                     refused_in_a_row += 1;
-                    Some(frame(Err("too many commands: slow down".to_string())))
-                };
+                    // Behind the answers still waiting, so that answers keep the
+                    // order of the commands.
+                    let refusal = frame(Err("too many commands: slow down".to_string()));
+                    queue(&mut lock(&table.state), Some((id, refusal)), Vec::new());
+                }
                 if refused_in_a_row > 200 {
                     break;
-                }
-                if let Some(answer) = answer {
-                    // The answer goes through the same queue as the events, after
-                    // the events the command caused were queued.
-                    if outbox.try_send(answer).is_err() {
-                        break;
-                    }
                 }
             }
             outgoing = inbox.recv() => {
@@ -451,43 +699,163 @@ fn frame(answer: Result<String, String>) -> String {
     response.to_string().trim_end_matches('\n').to_string()
 }
 
-/// Handles one command line of `color`'s connection `id`: the answer (queued by the
-/// caller) and the events (queued here, to every connection they are for).
+/// Handles one command line of `color`'s connection `id`: a change is logged, and
+/// the answer (to that connection) and the events (to every connection they are
+/// for) are queued behind it.
 fn handle_line(
-    table: &Table,
+    shared: &Shared,
+    table: &Arc<Table>,
     color: Color,
     text: Option<&str>,
     id: u64,
     now: Instant,
-) -> Option<String> {
+) {
+    let store = shared.store.as_ref();
     let mut state = lock(&table.state);
     state.active = now;
-    tick(&mut state, now);
-    let Reply { answer, events } = match text {
+    tick(store, table, &mut state, now);
+    let Reply {
+        answer,
+        events,
+        change,
+    } = match text {
         Some(text) => state.room.handle(color, text),
-        None => Reply {
-            answer: Err("send text frames, one command each".to_string()),
-            events: Vec::new(),
-        },
+        None => Reply::refused("send text frames, one command each"),
     };
+    if let Some(line) = change {
+        log_change(store, table, &mut state, Some((color, line)));
+    }
     // The answer first to the acting connection, then the events to everyone: a
     // client reads the answer to its command before what followed from it.
-    let framed = frame(answer);
-    let mine = state.outboxes[color.index()]
-        .iter()
-        .find(|(other, _)| *other == id)
-        .map(|(_, outbox)| outbox.clone());
-    match mine {
-        Some(outbox) => {
-            if outbox.try_send(framed).is_err() {
-                return None;
+    queue(&mut state, Some((id, frame(answer))), events);
+}
+
+/// PGN's `TimeControl` of a table's clock: `-`, `S` or `S+I`.
+fn pgn_time_control(control: TimeControl) -> String {
+    match control {
+        TimeControl::Unlimited => "-".to_string(),
+        TimeControl::Timed {
+            main_ms,
+            increment_ms,
+        } => {
+            #[allow(clippy::cast_precision_loss)]
+            let seconds = |ms: u64| ms as f64 / 1000.0;
+            if increment_ms == 0 {
+                format!("{}", seconds(main_ms))
+            } else {
+                format!("{}+{}", seconds(main_ms), seconds(increment_ms))
             }
-            deliver(&mut state, &events);
-            None
-        }
-        None => {
-            deliver(&mut state, &events);
-            Some(framed)
         }
     }
+}
+
+/// A finished game of `table` as the arena's record: the host plays black, the
+/// guest white; `Round` and `Number` are the game's number at the table, `Date` the
+/// day the table was opened, `Seed` the table's.
+fn to_record(
+    table: &Table,
+    kind: GameKind,
+    opening: &str,
+    game: &Finished,
+    games: usize,
+) -> Record {
+    let control = match table.clock.as_str() {
+        "" => TimeControl::Unlimited,
+        text => parse_clock(text).unwrap_or(TimeControl::Unlimited),
+    };
+    let number = usize::try_from(game.number).unwrap_or(usize::MAX);
+    Record {
+        game: kind.name().to_string(),
+        number,
+        round: number.saturating_sub(1),
+        date: record::date(std::time::UNIX_EPOCH + Duration::from_secs(table.opened)),
+        seed: table.seed,
+        time_controls: [pgn_time_control(control), pgn_time_control(control)],
+        black: "host".to_string(),
+        white: "guest".to_string(),
+        outcome: game.outcome,
+        termination: if game.on_time {
+            Termination::TimeForfeit
+        } else {
+            Termination::Normal
+        },
+        reason: game.detail.clone(),
+        opening: opening.to_string(),
+        moves: game.moves.clone(),
+        fleets: game.fleets.clone(),
+        match_seed: table.seed,
+        match_games: games,
+    }
+}
+
+/// `GET /api/tables/{id}/record?token=T[&format=pgn|ggf]`: the records of the
+/// table's finished games, oldest first. The token must be one of the table's seats
+/// (anything else is `no such seat`, as for the WebSocket). The game in progress is
+/// not included: what it hides is still hidden.
+async fn records(
+    State(shared): State<Arc<Shared>>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let Some((table, _)) = find_seat(&shared, &query).filter(|(table, _)| table.id == id) else {
+        return no_such_seat();
+    };
+    let (kind, opening, finished) = {
+        let state = lock(&table.state);
+        (
+            state.room.kind(),
+            state.room.opening(),
+            state.room.finished().to_vec(),
+        )
+    };
+    let records: Vec<Record> = finished
+        .iter()
+        .map(|game| to_record(&table, kind, &opening, game, finished.len()))
+        .collect();
+    // The arena's writers name the arena as the records' source; these are a
+    // table's.
+    let (text, extension, content_type) = match query.get("format").map(String::as_str) {
+        None | Some("pgn") => (
+            records
+                .iter()
+                .map(|r| {
+                    r.to_pgn()
+                        .replacen("[Event \"tabula arena\"]", "[Event \"tabula serve\"]", 1)
+                })
+                .collect::<String>(),
+            "pgn",
+            "application/x-chess-pgn",
+        ),
+        Some("ggf") if kind == GameKind::Othello => (
+            records
+                .iter()
+                .filter_map(Record::to_ggf)
+                .map(|line| {
+                    format!(
+                        "{}\n",
+                        line.replacen("PC[tabula arena]", "PC[tabula serve]", 1)
+                    )
+                })
+                .collect::<String>(),
+            "ggf",
+            "text/plain; charset=utf-8",
+        ),
+        Some("ggf") => {
+            return (StatusCode::BAD_REQUEST, "GGF records Othello games only").into_response();
+        }
+        Some(_) => {
+            return (StatusCode::BAD_REQUEST, "format: pgn or ggf").into_response();
+        }
+    };
+    let disposition = format!("attachment; filename=\"tabula-{}.{extension}\"", table.id);
+    (
+        [
+            (header::CONTENT_TYPE, content_type.to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+            (header::CACHE_CONTROL, "no-store".to_string()),
+            (header::REFERRER_POLICY, "no-referrer".to_string()),
+        ],
+        text,
+    )
+        .into_response()
 }

@@ -306,6 +306,12 @@ fn two_browsers_play_a_battleship_table_through_the_page() {
     assert!(host.text("score").contains("draws 0"));
     assert!(shots >= 20, "at least one shot per ship cell: {shots}");
     host.screenshot(&artifacts.join("battleship-over.png"));
+    // The finished game's record, by the address the page's Records button fetches.
+    guest.wait(&guest.visible("records"));
+    let record = guest.eval("return fetch(recordUrl('pgn')).then(r => r.text())");
+    let record = record.as_str().unwrap_or_default();
+    assert!(record.starts_with("[Event \"tabula serve\"]"), "{record}");
+    assert!(record.contains("[BlackFleet "), "{record}");
     // Again: the next game's setup, the score kept.
     host.wait(&host.visible("again"));
     host.click("#again");

@@ -382,3 +382,82 @@ fn bad_lines_are_refused_without_effect() {
     refused(&mut shell, BLACK, "start");
     refused(&mut shell, BLACK, "again");
 }
+
+/// The lines a room reports as changes, replayed with the same time between them on
+/// a new room with another seed, rebuild it: what each seat was told, the score, the
+/// clocks, the finished games. Lines that changed nothing are not reported.
+#[test]
+fn stored_changes_replay_to_the_same_table() {
+    let control = parse_clock("30+1").expect("a clock");
+    let mut live = Room::new(GameKind::Battleship, control, 11);
+    let mut log: Vec<(u64, Option<(Color, String)>)> = Vec::new();
+    let mut pending_ms = 0;
+    let mut act = |room: &mut Room, ms: u64, seat: Color, line: &str| {
+        pending_ms += ms;
+        room.elapse(ms);
+        let reply = room.handle(seat, line);
+        if let Some(change) = reply.change.clone() {
+            log.push((std::mem::take(&mut pending_ms), Some((seat, change))));
+        }
+        reply
+    };
+    let fleet = act(&mut live, 0, BLACK, "genfleet black").answer;
+    assert!(fleet.is_ok());
+    assert_eq!(act(&mut live, 5, BLACK, "score").change, None);
+    assert_eq!(act(&mut live, 5, WHITE, "ready white").change, None);
+    act(&mut live, 0, WHITE, "genfleet white");
+    act(&mut live, 100, WHITE, "ready white");
+    act(&mut live, 100, BLACK, "start");
+    let mut rng = Rng::new(5);
+    let mut turn = BLACK;
+    let mut shots = 0;
+    while !live.is_over() {
+        let legal = live.all_legal(turn);
+        let cells: Vec<&str> = legal.split(' ').collect();
+        let cell = *rng.choose(&cells).expect("a cell");
+        let reply = act(
+            &mut live,
+            250,
+            turn,
+            &format!("play {} {cell}", turn.name()),
+        );
+        shots += 1;
+        if shots == 4 {
+            act(&mut live, 10, turn, &format!("offer_draw {}", turn.name()));
+            let other = turn.opponent();
+            act(
+                &mut live,
+                10,
+                other,
+                &format!("decline_draw {}", other.name()),
+            );
+        }
+        if reply.answer.as_deref() == Ok("miss") {
+            turn = turn.opponent();
+        }
+    }
+    act(&mut live, 0, WHITE, "again");
+    act(&mut live, 0, BLACK, "genfleet black");
+    // The first record's fleets are both there: the game is over.
+    assert_eq!(live.finished().len(), 1);
+    assert!(live.finished()[0].fleets.iter().all(Option::is_some));
+    assert!(live.finished()[0].moves.len() >= shots);
+    let mut replayed = Room::new(GameKind::Battleship, control, 999);
+    for (ms, command) in &log {
+        replayed.elapse(*ms);
+        if let Some((seat, line)) = command {
+            assert!(replayed.handle(*seat, line).change.is_some(), "{line}");
+        }
+    }
+    for seat in Color::ALL {
+        assert_eq!(replayed.history(seat), live.history(seat));
+    }
+    assert_eq!(replayed.finished(), live.finished());
+    assert_eq!(replayed.picture(BLACK), live.picture(BLACK));
+    assert_eq!(replayed.clock(BLACK), live.clock(BLACK));
+    assert!(
+        log.iter()
+            .all(|(_, c)| c.as_ref().is_none_or(|(_, l)| !l.starts_with("genfleet"))),
+        "genfleet is stored as the fleet it placed"
+    );
+}
