@@ -688,6 +688,7 @@ pub fn run(args: &Plan) -> Result<()> {
         let black = &specs[fixture.black].name;
         let white = &specs[fixture.white].name;
         let record = Record {
+            event: "tabula arena".into(),
             game: kind.name().to_string(),
             number: fixture.number,
             round: fixture.round,

@@ -65,6 +65,9 @@ pub fn outcome_of_code(code: &str) -> Option<Outcome> {
 /// Everything a record holds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
+    /// Where the game was played: PGN's `Event`, GGF's `PC` (`tabula arena`,
+    /// `tabula serve`).
+    pub event: String,
     pub game: String,
     pub number: usize,
     pub round: usize,
@@ -133,7 +136,7 @@ impl Record {
         }
         let mut game = ggf::Game::new(start, moves);
         game.properties = vec![
-            ("PC".into(), "tabula arena".into()),
+            ("PC".into(), self.event.clone()),
             ("DT".into(), self.date.clone()),
             ("PB".into(), self.black.clone()),
             ("PW".into(), self.white.clone()),
@@ -166,7 +169,7 @@ impl Record {
     #[must_use]
     pub fn to_pgn(&self) -> String {
         let mut tags = vec![
-            ("Event", "tabula arena".to_string()),
+            ("Event", self.event.clone()),
             ("Site", "?".to_string()),
             ("Date", self.date.clone()),
             ("Round", (self.round + 1).to_string()),
@@ -382,6 +385,7 @@ mod tests {
     #[test]
     fn records_round_trip_what_resume_needs() {
         let record = Record {
+            event: "tabula arena".into(),
             game: "battleship".into(),
             number: 7,
             round: 3,

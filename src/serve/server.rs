@@ -765,6 +765,7 @@ fn to_record(
     };
     let number = usize::try_from(game.number).unwrap_or(usize::MAX);
     Record {
+        event: "tabula serve".into(),
         game: kind.name().to_string(),
         number,
         round: number.saturating_sub(1),
@@ -812,17 +813,9 @@ async fn records(
         .iter()
         .map(|game| to_record(&table, kind, &opening, game, finished.len()))
         .collect();
-    // The arena's writers name the arena as the records' source; these are a
-    // table's.
     let (text, extension, content_type) = match query.get("format").map(String::as_str) {
         None | Some("pgn") => (
-            records
-                .iter()
-                .map(|r| {
-                    r.to_pgn()
-                        .replacen("[Event \"tabula arena\"]", "[Event \"tabula serve\"]", 1)
-                })
-                .collect::<String>(),
+            records.iter().map(Record::to_pgn).collect::<String>(),
             "pgn",
             "application/x-chess-pgn",
         ),
@@ -830,12 +823,7 @@ async fn records(
             records
                 .iter()
                 .filter_map(Record::to_ggf)
-                .map(|line| {
-                    format!(
-                        "{}\n",
-                        line.replacen("PC[tabula arena]", "PC[tabula serve]", 1)
-                    )
-                })
+                .map(|line| format!("{line}\n"))
                 .collect::<String>(),
             "ggf",
             "text/plain; charset=utf-8",
