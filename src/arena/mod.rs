@@ -327,10 +327,11 @@ impl Shared {
     }
 }
 
-/// The progress bar on stderr, drawn only when stderr is a terminal: games done,
-/// elapsed time, the time left at this run's pace, and the last score.
+/// The progress bar on stderr (`indicatif`), drawn only when stderr is a terminal:
+/// games done, the elapsed time (ticking), the time left at this run's pace, and the
+/// last score. The report's lines are written with the bar lifted ([`Progress::lift`]).
 struct Progress {
-    on: bool,
+    bar: Option<indicatif::ProgressBar>,
     total: usize,
     /// Games done (resumed ones) when the run started, and when.
     first: usize,
@@ -347,44 +348,70 @@ fn clock_time(seconds: u64) -> String {
     }
 }
 
-/// The progress line's text after the bar: `N/M games, T elapsed, ETA T`.
-fn progress_text(done: usize, total: usize, first: usize, elapsed: Duration) -> String {
+/// The time left at this run's pace, `ETA H:MM:SS` (`ETA ?` before a game is
+/// played); games resumed from the records do not count towards the pace.
+fn eta_text(done: usize, total: usize, first: usize, elapsed: Duration) -> String {
     let played = done.saturating_sub(first);
-    let eta = match played {
-        0 => "?".to_string(),
+    match played {
+        0 => "ETA ?".to_string(),
         _ => {
             let left = total.saturating_sub(done) as f64;
-            clock_time((elapsed.as_secs_f64() / played as f64 * left).round() as u64)
+            let eta = clock_time((elapsed.as_secs_f64() / played as f64 * left).round() as u64);
+            format!("ETA {eta}")
         }
-    };
-    format!(
-        "{done}/{total} games, {} elapsed, ETA {eta}",
-        clock_time(elapsed.as_secs())
-    )
+    }
 }
 
 impl Progress {
-    fn clear(&self) {
-        if self.on {
-            eprint!("\r\x1b[K");
+    /// A bar for `total` games of which `first` are done, on a terminal only.
+    fn new(total: usize, first: usize) -> Progress {
+        let bar = (std::io::stderr().is_terminal() && total > 0).then(|| {
+            let bar = indicatif::ProgressBar::with_draw_target(
+                Some(total as u64),
+                indicatif::ProgressDrawTarget::stderr(),
+            );
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "[{bar:20}] {pos}/{len} games, {elapsed_precise}, {wide_msg}",
+            ) {
+                bar.set_style(style.progress_chars("#-"));
+            }
+            bar.enable_steady_tick(Duration::from_secs(1));
+            bar
+        });
+        let progress = Progress {
+            bar,
+            total,
+            first,
+            started: std::time::Instant::now(),
+        };
+        progress.update(first, None);
+        progress
+    }
+
+    /// Runs `write` (lines for stdout) with the bar lifted off the terminal.
+    fn lift(&self, write: impl FnOnce()) {
+        match &self.bar {
+            Some(bar) => bar.suspend(write),
+            None => write(),
         }
     }
 
-    fn draw(&self, done: usize, score: Option<&String>) {
-        if !self.on || self.total == 0 {
-            return;
-        }
-        const WIDTH: usize = 30;
-        let filled = (done * WIDTH / self.total).min(WIDTH);
-        let text = progress_text(done, self.total, self.first, self.started.elapsed());
+    /// Shows `done` games and the score line's counts.
+    fn update(&self, done: usize, score: Option<&String>) {
+        let Some(bar) = &self.bar else { return };
         let score = score
             .and_then(|line| line.split_once(": "))
             .map_or(String::new(), |(_, counts)| format!(", {counts}"));
-        eprint!(
-            "\r[{}{}] {text}{score}",
-            "#".repeat(filled),
-            "-".repeat(WIDTH - filled),
-        );
+        let eta = eta_text(done, self.total, self.first, self.started.elapsed());
+        bar.set_position(done as u64);
+        bar.set_message(format!("{eta}{score}"));
+    }
+
+    /// Takes the bar away for good.
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
     }
 }
 
@@ -653,13 +680,7 @@ pub fn run(args: &Plan) -> Result<()> {
     }
     drop(sender);
 
-    let progress = Progress {
-        on: std::io::stderr().is_terminal(),
-        total,
-        first: done,
-        started: std::time::Instant::now(),
-    };
-    progress.draw(done, None);
+    let progress = Progress::new(total, done);
     let mut stdout = std::io::stdout();
     // The last score line printed: the summary does not repeat it.
     let mut last_score = None;
@@ -668,14 +689,14 @@ pub fn run(args: &Plan) -> Result<()> {
     for event in events {
         let (fixture, result, date) = match event {
             Event::Started(fixture) => {
-                progress.clear();
-                let _ = writeln!(
-                    stdout,
-                    "Started game {} of {scheduled} ({} vs {})",
-                    fixture.number, specs[fixture.white].name, specs[fixture.black].name
-                );
-                let _ = stdout.flush();
-                progress.draw(done, last_score.as_ref());
+                progress.lift(|| {
+                    let _ = writeln!(
+                        stdout,
+                        "Started game {} of {scheduled} ({} vs {})",
+                        fixture.number, specs[fixture.white].name, specs[fixture.black].name
+                    );
+                    let _ = stdout.flush();
+                });
                 continue;
             }
             Event::Stopped(fixture) => {
@@ -729,28 +750,28 @@ pub fn run(args: &Plan) -> Result<()> {
             fixture.black.max(fixture.white),
         );
         let tally = tallies.get(&pair).cloned().unwrap_or_default();
-        progress.clear();
-        // cutechess-cli's line: white's name first, the result as in PGN.
-        let _ = writeln!(
-            stdout,
-            "Finished game {} ({white} vs {black}): {} {{{}}}",
-            fixture.number,
-            record::result_code(result.outcome),
-            result.reason
-        );
         let line = tally.score_line(&specs[pair.0].name, &specs[pair.1].name);
-        let _ = writeln!(stdout, "{line}");
-        let line_of_score = line.clone();
-        last_score = Some(line);
-        if args.rating_interval > 0 && done.is_multiple_of(args.rating_interval) {
-            let _ = writeln!(stdout, "{}", tally.elo_line());
-            if let Some(sprt) = &sprt {
-                let _ = writeln!(stdout, "{}", sprt.line(&tally.penta));
+        let rating = args.rating_interval > 0 && done.is_multiple_of(args.rating_interval);
+        progress.lift(|| {
+            // cutechess-cli's line: white's name first, the result as in PGN.
+            let _ = writeln!(
+                stdout,
+                "Finished game {} ({white} vs {black}): {} {{{}}}",
+                fixture.number,
+                record::result_code(result.outcome),
+                result.reason
+            );
+            let _ = writeln!(stdout, "{line}");
+            if rating {
+                let _ = writeln!(stdout, "{}", tally.elo_line());
+                if let Some(sprt) = &sprt {
+                    let _ = writeln!(stdout, "{}", sprt.line(&tally.penta));
+                }
             }
-            last_score = None;
-        }
-        let _ = stdout.flush();
-        progress.draw(done, Some(&line_of_score));
+            let _ = stdout.flush();
+        });
+        progress.update(done, Some(&line));
+        last_score = (!rating).then_some(line);
         if let Some(sprt) = &sprt
             && sprt.verdict(sprt.llr(&tally.penta)) != Verdict::Continue
         {
@@ -767,7 +788,7 @@ pub fn run(args: &Plan) -> Result<()> {
             write_record(file, text)?;
         }
     }
-    progress.clear();
+    progress.finish();
 
     let names: Vec<String> = specs.iter().map(|spec| spec.name.clone()).collect();
     let pairs = summary(&mut stdout, &names, tallies, sprt.as_ref(), last_score);
@@ -946,20 +967,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_progress_line_tells_elapsed_time_and_the_time_left_at_this_pace() {
+    fn the_progress_line_tells_the_time_left_at_this_pace() {
         let minute = Duration::from_secs(60);
-        assert_eq!(
-            progress_text(10, 40, 0, minute),
-            "10/40 games, 1:00 elapsed, ETA 3:00"
-        );
+        assert_eq!(eta_text(10, 40, 0, minute), "ETA 3:00");
         // Resumed games do not count towards the pace.
-        assert_eq!(
-            progress_text(30, 40, 20, minute),
-            "30/40 games, 1:00 elapsed, ETA 1:00"
-        );
-        assert_eq!(
-            progress_text(0, 40, 0, Duration::from_secs(3725)),
-            "0/40 games, 1:02:05 elapsed, ETA ?"
-        );
+        assert_eq!(eta_text(30, 40, 20, minute), "ETA 1:00");
+        assert_eq!(eta_text(0, 40, 0, Duration::from_secs(3725)), "ETA ?");
+        assert_eq!(eta_text(1, 40, 0, Duration::from_secs(100)), "ETA 1:05:00");
     }
 }
