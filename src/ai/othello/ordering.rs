@@ -8,13 +8,15 @@
 
 use crate::games::othello::Board;
 
-/// One move of a list: its square, the board after it and its key (lower keys
-/// are searched first).
+/// One move of a list: its square, the board after it, its key (lower keys are
+/// searched first) and the legal moves of `next` where the list's maker computed
+/// them for the key (the exact solver; the midgame search leaves 0).
 #[derive(Clone, Copy, Debug)]
 pub struct Candidate {
     pub square: u32,
     pub next: Board,
     pub key: i32,
+    pub replies: u64,
 }
 
 /// A list of at most 32 moves (no position has more legal moves).
@@ -28,6 +30,7 @@ const NO_CANDIDATE: Candidate = Candidate {
         opponent: 0,
     },
     key: 0,
+    replies: 0,
 };
 
 /// An empty list.

@@ -382,7 +382,12 @@ impl<'a> Searcher<'a> {
             insert(
                 list_at(&mut self.lists, slot),
                 count,
-                Candidate { square, next, key },
+                Candidate {
+                    square,
+                    next,
+                    key,
+                    replies: 0,
+                },
             );
             count += 1;
         }
