@@ -6,11 +6,13 @@
 //! - [`server`]: the HTTP routes, the seats' WebSockets, clocks ticking, idle tables
 //!   expiring, limits.
 //! - [`token`]: unguessable seat tokens from the operating system's generator.
+//! - [`bench`]: `tabula bench serve`, bots playing whole games against a real server.
 //!
 //! The page at `/` is `page.html`, embedded in the binary. The protocol spoken over
 //! a seat's WebSocket is `protocol/serve.md`; how to run the server is
 //! `docs/serve.md`.
 
+pub mod bench;
 pub mod room;
 pub mod server;
 pub mod token;
@@ -40,6 +42,10 @@ pub struct ServeArgs {
     /// The most WebSocket connections open at once.
     #[arg(long, default_value_t = 10_000)]
     pub max_connections: usize,
+    /// Commands a connection may send per second (and twice as many in a burst);
+    /// beyond it a command is answered `? too many commands: slow down`.
+    #[arg(long, default_value_t = 20)]
+    pub commands_per_second: u32,
 }
 
 impl ServeArgs {
@@ -48,6 +54,8 @@ impl ServeArgs {
             idle: Duration::from_secs(self.idle_minutes.saturating_mul(60)),
             max_tables: self.max_tables,
             max_connections: self.max_connections,
+            per_second: self.commands_per_second.max(1),
+            burst: self.commands_per_second.max(1).saturating_mul(2),
             ..server::Limits::default()
         }
     }

@@ -23,6 +23,7 @@ use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
+use futures_util::SinkExt;
 use serde::Deserialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
@@ -151,6 +152,12 @@ pub async fn serve(listen: &str, base_url: Option<String>, limits: Limits) -> Re
         .route("/ws", get(seat_socket))
         .layer(DefaultBodyLimit::max(4096))
         .with_state(shared);
+    // Frames are small and an answer is followed at once by its events: without
+    // TCP_NODELAY the events wait for the client's delayed acknowledgement (tens of
+    // milliseconds per move).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |stream| {
+        let _ = stream.set_nodelay(true);
+    });
     axum::serve(listener, app).await.context("serving")
 }
 
@@ -304,7 +311,10 @@ async fn seat_socket(
         return (StatusCode::SERVICE_UNAVAILABLE, "too many connections").into_response();
     };
     let max = shared.limits.max_message;
+    // Messages are small: a read buffer of 128 KiB (the default) per connection
+    // would be most of the server's memory.
     upgrade
+        .read_buffer_size(2 * max)
         .max_message_size(max)
         .max_frame_size(max)
         .on_upgrade(move |socket| play_seat(shared, socket, table, color, permit))
@@ -421,7 +431,14 @@ async fn play_seat(
             }
             outgoing = inbox.recv() => {
                 let Some(line) = outgoing else { break };
-                if socket.send(Message::Text(line.into())).await.is_err() {
+                // The frames queued together (an answer and its events) go out in one
+                // write.
+                let mut sent = socket.feed(Message::Text(line.into())).await;
+                while sent.is_ok() {
+                    let Ok(line) = inbox.try_recv() else { break };
+                    sent = socket.feed(Message::Text(line.into())).await;
+                }
+                if sent.is_err() || socket.flush().await.is_err() {
                     break;
                 }
             }

@@ -18,9 +18,16 @@ struct Server {
 }
 
 impl Server {
+    /// A server whose rate limit bots playing at full speed stay under.
     fn start() -> Server {
+        Server::start_with(&["--commands-per-second", "1000"])
+    }
+
+    /// A server with the default limits and `args`.
+    fn start_with(args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
             .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -471,7 +478,7 @@ impl Server {
 
 #[test]
 fn bad_tokens_and_bad_input_are_refused_and_the_table_plays_on() {
-    let server = Server::start();
+    let server = Server::start_with(&[]);
     let (host, invite) = server.open(r#"{"game": "othello"}"#);
     // Unknown, malformed and missing tokens get one answer, telling nothing.
     let unknown = server.handshake(&format!("?token={}", "0".repeat(48)));
@@ -645,75 +652,86 @@ fn a_long_history_comes_back_whole() {
     assert_eq!(greeting, told);
 }
 
+/// `tabula bench serve` on the real binary: four tables of mixed games, each played
+/// to its end by bots over WebSocket, and the figures printed in their shape.
+#[test]
+fn bench_serve_plays_every_table_to_the_end() {
+    let output = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["bench", "serve", "--tables", "4", "--game", "mixed"])
+        .output()
+        .expect("tabula runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 5, "{stdout}");
+    assert!(
+        lines[0].starts_with("tables 4 (mixed), connections 8,"),
+        "{stdout}"
+    );
+    assert!(
+        lines[1].starts_with("games 4 of 4 finished in "),
+        "{stdout}"
+    );
+    assert!(lines[1].contains(" games/s; moves "), "{stdout}");
+    let figure = |line: &str, name: &str| -> f64 {
+        let after = line
+            .split_once(name)
+            .unwrap_or_else(|| panic!("no {name:?} in {line:?}"))
+            .1;
+        after
+            .trim_start()
+            .split(' ')
+            .next()
+            .and_then(|n| n.trim_end_matches([':', ',']).parse().ok())
+            .unwrap_or_else(|| panic!("no figure after {name:?} in {line:?}"))
+    };
+    // Every game has moves, and the quantiles are in order.
+    assert!(figure(lines[1], "moves ") >= 12.0, "{stdout}");
+    let (p50, p99, max) = (
+        figure(lines[2], "p50"),
+        figure(lines[2], "p99"),
+        figure(lines[2], "max"),
+    );
+    assert!(0.0 < p50 && p50 <= p99 && p99 <= max, "{stdout}");
+    assert!(figure(lines[3], "memory") > 0.0, "{stdout}");
+    // Eight connections at least were open at once in the server.
+    assert!(figure(lines[3], "at most") >= 8.0, "{stdout}");
+    assert!(lines[4].starts_with("processor time: server "), "{stdout}");
+    // A bound that keeps runs on loopback small.
+    let refused = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["bench", "serve", "--tables", "100000"])
+        .output()
+        .expect("tabula runs");
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("--tables 100000: between 1 and"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+}
+
 /// Load on loopback, run by hand (`cargo test --test serve load -- --ignored
-/// --nocapture`): 500 Othello tables at once, each a thread driving both seats through
-/// a whole game; prints the answer latency of `play` (p50, p99). Asserts only a
-/// generous bound.
+/// --nocapture`): 500 Othello tables at once, two bots each playing a whole game over
+/// WebSocket (the bots of `tabula bench serve`); prints the figures. Asserts that
+/// every game ended and a generous bound on the latency.
 #[test]
 #[ignore = "a measurement: 1000 connections, run by hand"]
 fn load_500_tables_play_whole_games() {
-    const TABLES: usize = 500;
-    let server = Server::start();
-    let tables: Vec<(String, String)> = (0..TABLES)
-        .map(|_| server.open(r#"{"game": "othello"}"#))
-        .collect();
-    let started = std::time::Instant::now();
-    let barrier = std::sync::Arc::new(std::sync::Barrier::new(TABLES));
-    let threads: Vec<_> = tables
-        .into_iter()
-        .enumerate()
-        .map(|(i, (host, invite))| {
-            let address = server.address.clone();
-            let barrier = std::sync::Arc::clone(&barrier);
-            std::thread::spawn(move || {
-                let connect = |token: &str| {
-                    let stream = TcpStream::connect(&address).expect("connects");
-                    stream
-                        .set_read_timeout(Some(Duration::from_secs(60)))
-                        .expect("timeout");
-                    let url = format!("ws://{address}/ws?token={token}");
-                    let (ws, _) = tungstenite::client(url, stream).expect("a WebSocket");
-                    Seat {
-                        ws,
-                        frames: Vec::new(),
-                        read: 0,
-                    }
-                };
-                let mut seats = [connect(&host), connect(&invite)];
-                barrier.wait();
-                let names = ["black", "white"];
-                let mut pick = Pick(i as u64);
-                let mut latencies = Vec::new();
-                let mut turn = 0;
-                for _ in 0..130 {
-                    let Some(mv) = seats[turn].legal_move(names[turn], &mut pick) else {
-                        break;
-                    };
-                    let sent = std::time::Instant::now();
-                    seats[turn].ok(&format!("play {} {mv}", names[turn]));
-                    latencies.push(sent.elapsed());
-                    turn = 1 - turn;
-                    // Keep the other seat's queue read.
-                    seats[turn].ok("status");
-                }
-                latencies
-            })
-        })
-        .collect();
-    let mut latencies: Vec<Duration> = threads
-        .into_iter()
-        .flat_map(|t| t.join().expect("a table thread"))
-        .collect();
-    let elapsed = started.elapsed();
-    latencies.sort();
-    let p = |q: f64| latencies[((latencies.len() - 1) as f64 * q) as usize];
-    println!(
-        "{TABLES} tables, 1000 connections: {} moves in {:.1} s, {:.0} games/s; play latency p50 {:?} p99 {:?}",
-        latencies.len(),
-        elapsed.as_secs_f64(),
-        TABLES as f64 / elapsed.as_secs_f64(),
-        p(0.5),
-        p(0.99)
+    let plan = tabula::serve::bench::Plan::new(
+        env!("CARGO_BIN_EXE_tabula"),
+        500,
+        tabula::serve::bench::Games::One(tabula::games::GameKind::Othello),
     );
-    assert!(p(0.99) < Duration::from_secs(2), "p99 {:?}", p(0.99));
+    let report = tabula::serve::bench::run(&plan).expect("the bench runs");
+    println!("{report}");
+    assert_eq!(report.finished, 500);
+    assert!(
+        report.latency(0.99) < Duration::from_secs(2),
+        "p99 {:?}",
+        report.latency(0.99)
+    );
 }
