@@ -5,6 +5,7 @@
 //!   is told what (hidden information is decided there).
 //! - [`server`]: the HTTP routes, the seats' WebSockets, clocks ticking, idle tables
 //!   expiring, limits.
+//! - [`engine`]: engine seats, an engine child process playing one colour.
 //! - [`token`]: unguessable seat tokens from the operating system's generator.
 //! - [`bench`]: `tabula bench serve`, bots playing whole games against a real server.
 //!
@@ -13,6 +14,7 @@
 //! `docs/serve.md`.
 
 pub mod bench;
+pub mod engine;
 pub mod room;
 pub mod server;
 pub mod token;
@@ -46,6 +48,14 @@ pub struct ServeArgs {
     /// beyond it a command is answered `? too many commands: slow down`.
     #[arg(long, default_value_t = 20)]
     pub commands_per_second: u32,
+    /// An engine a table may seat as the host's opponent (`"opponent": NAME` when
+    /// opening it): `NAME=COMMAND ARGS…`, repeatable. `tabula` (this program) is
+    /// there unless given otherwise.
+    #[arg(long = "engine", value_name = "NAME=CMD")]
+    pub engines: Vec<String>,
+    /// The most engine seats (child processes) at once.
+    #[arg(long, default_value_t = 8)]
+    pub max_engines: usize,
 }
 
 impl ServeArgs {
@@ -54,6 +64,7 @@ impl ServeArgs {
             idle: Duration::from_secs(self.idle_minutes.saturating_mul(60)),
             max_tables: self.max_tables,
             max_connections: self.max_connections,
+            max_engines: self.max_engines,
             per_second: self.commands_per_second.max(1),
             burst: self.commands_per_second.max(1).saturating_mul(2),
             ..server::Limits::default()
@@ -70,5 +81,11 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         .enable_all()
         .build()
         .context("starting the runtime")?;
-    runtime.block_on(server::serve(&args.listen, args.url.clone(), args.limits()))
+    let engines = engine::Engines::configure(&args.engines)?;
+    runtime.block_on(server::serve(
+        &args.listen,
+        args.url.clone(),
+        args.limits(),
+        engines,
+    ))
 }

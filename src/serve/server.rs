@@ -27,6 +27,7 @@ use futures_util::SinkExt;
 use serde::Deserialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
+use super::engine::{self, Engines};
 use super::room::{Event, Reply, Room, parse_clock};
 use super::token;
 use crate::games::battleship::TimeControl;
@@ -50,6 +51,8 @@ pub struct Limits {
     pub per_second: u32,
     /// Frames queued for a connection before it counts as not reading and is dropped.
     pub queue: usize,
+    /// Engine seats (each a child process) at once.
+    pub max_engines: usize,
 }
 
 impl Default for Limits {
@@ -62,6 +65,7 @@ impl Default for Limits {
             burst: 40,
             per_second: 20,
             queue: 512,
+            max_engines: 8,
         }
     }
 }
@@ -77,6 +81,8 @@ struct TableState {
     active: Instant,
     /// The connections of each seat (by colour index), with an id each.
     outboxes: [Vec<(u64, Outbox)>; 2],
+    /// The seat an engine plays, whose connection does not keep the table alive.
+    engine: Option<Color>,
 }
 
 struct Table {
@@ -92,6 +98,8 @@ struct Shared {
     next_connection: Mutex<u64>,
     base_url: Option<String>,
     limits: Limits,
+    engines: Engines,
+    engine_slots: Arc<Semaphore>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -130,7 +138,12 @@ fn tick(state: &mut TableState, now: Instant) {
 ///
 /// # Errors
 /// The address cannot be bound or the server fails.
-pub async fn serve(listen: &str, base_url: Option<String>, limits: Limits) -> Result<()> {
+pub async fn serve(
+    listen: &str,
+    base_url: Option<String>,
+    limits: Limits,
+    engines: Engines,
+) -> Result<()> {
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("listening on {listen}"))?;
@@ -143,7 +156,9 @@ pub async fn serve(listen: &str, base_url: Option<String>, limits: Limits) -> Re
         connections: Arc::new(Semaphore::new(limits.max_connections)),
         next_connection: Mutex::new(0),
         base_url: base_url.map(|url| url.trim_end_matches('/').to_string()),
+        engine_slots: Arc::new(Semaphore::new(limits.max_engines)),
         limits,
+        engines,
     });
     tokio::spawn(clock_loop(Arc::clone(&shared)));
     let app = Router::new()
@@ -184,8 +199,12 @@ async fn clock_loop(shared: Arc<Shared>) {
             if state.room.clock_running() {
                 tick(&mut state, now);
             }
-            let nobody = state.outboxes.iter().all(Vec::is_empty);
+            let nobody = Color::ALL
+                .iter()
+                .all(|&c| state.engine == Some(c) || state.outboxes[c.index()].is_empty());
             if nobody && now.saturating_duration_since(state.active) > shared.limits.idle {
+                // An engine's seat reads the end of its queue and stops.
+                state.outboxes = [Vec::new(), Vec::new()];
                 expired.push(Arc::clone(&table));
             }
         }
@@ -232,12 +251,28 @@ async fn open_table(
             Err(message) => return refuse(StatusCode::BAD_REQUEST, &message),
         },
     };
-    if body.opponent.is_some() {
-        return refuse(
-            StatusCode::BAD_REQUEST,
-            "no engine opponents are configured on this server",
-        );
-    }
+    let opponent = match body.opponent.as_deref() {
+        None => None,
+        Some(name) => match shared.engines.get(name) {
+            Some(spec) => Some(spec.clone()),
+            None => {
+                let names = shared.engines.names().join(", ");
+                return refuse(
+                    StatusCode::BAD_REQUEST,
+                    &format!("no engine {name:?} on this server (engines: {names})"),
+                );
+            }
+        },
+    };
+    let engine_slot = match opponent {
+        Some(_) => match Arc::clone(&shared.engine_slots).try_acquire_owned() {
+            Ok(permit) => Some(permit),
+            Err(_) => {
+                return refuse(StatusCode::SERVICE_UNAVAILABLE, "too many engine seats");
+            }
+        },
+        None => None,
+    };
     let base = match &shared.base_url {
         Some(url) => url.clone(),
         None => {
@@ -270,6 +305,7 @@ async fn open_table(
             ticked: now,
             active: now,
             outboxes: [Vec::new(), Vec::new()],
+            engine: opponent.as_ref().map(|_| Color::White),
         }),
     });
     {
@@ -285,6 +321,20 @@ async fn open_table(
     }
     log::info!("table {id} opened: {}", kind.name());
     let link = |token: &str| format!("{base}/#seat={token}");
+    if let (Some(spec), Some(slot)) = (opponent, engine_slot) {
+        let name = spec.name.clone();
+        if let Err(e) = seat_engine(&shared, &table, spec, slot) {
+            log::warn!("table {id}: no thread for the engine: {e}");
+            return refuse(StatusCode::SERVICE_UNAVAILABLE, "cannot seat the engine");
+        }
+        return axum::Json(serde_json::json!({
+            "table": id,
+            "game": kind.name(),
+            "host": link(&tokens[0]),
+            "opponent": name,
+        }))
+        .into_response();
+    }
     axum::Json(serde_json::json!({
         "table": id,
         "game": kind.name(),
@@ -347,6 +397,36 @@ fn presence(state: &mut TableState, color: Color, word: &str) {
     send_seat(state, color.opponent(), &line);
 }
 
+/// Registers connection `id` of `color` with its queue: answers its greeting (the
+/// seat, the game so far, the other seat's presence). The greeting is gathered and
+/// the connection registered under one lock, so no event falls between them; it is
+/// sent directly, whatever its length.
+fn attach(table: &Table, color: Color, id: u64, outbox: Outbox) -> Vec<String> {
+    let mut state = lock(&table.state);
+    state.active = Instant::now();
+    let first = state.outboxes[color.index()].is_empty();
+    let mut greeting = vec![format!(
+        "event seat {} {}",
+        color.name(),
+        state.room.kind().name()
+    )];
+    greeting.extend(
+        state
+            .room
+            .history(color)
+            .iter()
+            .map(|e| format!("event {e}")),
+    );
+    if !state.outboxes[color.opponent().index()].is_empty() {
+        greeting.push(format!("event present {}", color.opponent().name()));
+    }
+    state.outboxes[color.index()].push((id, outbox));
+    if first {
+        presence(&mut state, color, "present");
+    }
+    greeting
+}
+
 async fn play_seat(
     shared: Arc<Shared>,
     mut socket: WebSocket,
@@ -354,39 +434,9 @@ async fn play_seat(
     color: Color,
     _permit: OwnedSemaphorePermit,
 ) {
-    let id = {
-        let mut next = lock(&shared.next_connection);
-        *next += 1;
-        *next
-    };
+    let id = connection_id(&shared);
     let (outbox, mut inbox) = mpsc::channel::<String>(shared.limits.queue);
-    // The greeting is gathered and the connection registered under one lock, so no
-    // event falls between them; it is sent directly, whatever its length.
-    let greeting = {
-        let mut state = lock(&table.state);
-        state.active = Instant::now();
-        let first = state.outboxes[color.index()].is_empty();
-        let mut greeting = vec![format!(
-            "event seat {} {}",
-            color.name(),
-            state.room.kind().name()
-        )];
-        greeting.extend(
-            state
-                .room
-                .history(color)
-                .iter()
-                .map(|e| format!("event {e}")),
-        );
-        if !state.outboxes[color.opponent().index()].is_empty() {
-            greeting.push(format!("event present {}", color.opponent().name()));
-        }
-        state.outboxes[color.index()].push((id, outbox.clone()));
-        if first {
-            presence(&mut state, color, "present");
-        }
-        greeting
-    };
+    let greeting = attach(&table, color, id, outbox.clone());
     for line in greeting {
         if socket.send(Message::Text(line.into())).await.is_err() {
             forget(&table, color, id);
@@ -507,4 +557,91 @@ fn handle_line(
             Some(framed)
         }
     }
+}
+
+fn connection_id(shared: &Shared) -> u64 {
+    let mut next = lock(&shared.next_connection);
+    *next += 1;
+    *next
+}
+
+/// An engine's seat: a connection inside the server, read by the engine's thread.
+struct EngineSeat {
+    table: Arc<Table>,
+    color: Color,
+    id: u64,
+    inbox: mpsc::Receiver<String>,
+    /// Frames of the greeting, then events read while waiting for an answer.
+    pending: std::collections::VecDeque<String>,
+}
+
+impl engine::Link for EngineSeat {
+    fn command(&mut self, line: &str) -> Result<String, String> {
+        // The answer is queued to this connection before the events it caused.
+        handle_line(&self.table, self.color, Some(line), self.id, Instant::now());
+        while let Some(frame) = self.inbox.blocking_recv() {
+            if frame.starts_with("event ") {
+                self.pending.push_back(frame);
+            } else if let Some(text) = frame.strip_prefix('=') {
+                return Ok(text.strip_prefix(' ').unwrap_or(text).to_string());
+            } else {
+                return Err(frame.trim_start_matches('?').trim_start().to_string());
+            }
+        }
+        Err("the table is gone".to_string())
+    }
+
+    fn event(&mut self) -> Option<String> {
+        loop {
+            let frame = match self.pending.pop_front() {
+                Some(frame) => frame,
+                None => self.inbox.blocking_recv()?,
+            };
+            if let Some(event) = frame.strip_prefix("event ") {
+                return Some(event.to_string());
+            }
+        }
+    }
+
+    fn forfeit(&mut self, reason: &str) {
+        let mut state = lock(&self.table.state);
+        tick(&mut state, Instant::now());
+        let events = state.room.forfeit(self.color, reason);
+        deliver(&mut state, &events);
+    }
+}
+
+/// Seats the engine `spec` as white at `table`, on a thread of its own that holds
+/// `slot` until the table is gone.
+fn seat_engine(
+    shared: &Shared,
+    table: &Arc<Table>,
+    spec: crate::arena::engine::EngineSpec,
+    slot: OwnedSemaphorePermit,
+) -> std::io::Result<()> {
+    let color = Color::White;
+    let id = connection_id(shared);
+    // A queue like a connection's: the engine's thread reads it between moves, and
+    // the other seat cannot cause many events while it thinks.
+    let (outbox, inbox) = mpsc::channel::<String>(shared.limits.queue);
+    let greeting = attach(table, color, id, outbox);
+    let mut seat = EngineSeat {
+        table: Arc::clone(table),
+        color,
+        id,
+        inbox,
+        pending: greeting.into(),
+    };
+    let kind = lock(&table.state).room.kind();
+    let tag = format!("engine {} at table {}", spec.name, table.id);
+    std::thread::Builder::new()
+        .name(format!("engine {}", spec.name))
+        .spawn(move || {
+            log::info!("{tag}: seated");
+            engine::play(&mut seat, &spec, kind, color);
+            forget(&seat.table, color, id);
+            drop(slot);
+            log::info!("{tag}: left");
+        })
+        .map(|_| ())
 }

@@ -735,3 +735,173 @@ fn load_500_tables_play_whole_games() {
         report.latency(0.99)
     );
 }
+
+/// Opens a table against `engine` and connects the host: the table's JSON has no
+/// invitation, the engine has the guest's seat.
+fn against_engine(server: &Server, game: &str, engine: &str) -> Seat {
+    let body = format!(r#"{{"game": "{game}", "opponent": "{engine}"}}"#);
+    let (status, answer) = server.request("POST", "/api/tables", &body);
+    assert_eq!(status, 200, "{answer}");
+    let json: serde_json::Value = serde_json::from_str(&answer).expect("JSON");
+    assert_eq!(json["opponent"], engine, "{answer}");
+    assert!(json.get("invite").is_none(), "{answer}");
+    let host = json["host"].as_str().expect("a host link");
+    let token = host.split_once("#seat=").expect("a token").1;
+    server.seat(token)
+}
+
+#[test]
+fn othello_against_the_engine_to_the_end() {
+    let server = Server::start();
+    let mut black = against_engine(&server, "othello", "tabula");
+    assert_eq!(black.receive(), "event seat black othello");
+    let mut pick = Pick(3);
+    let mut moves = 0;
+    loop {
+        let next = black.wait_any(&["turn black", "over "]);
+        if next.starts_with("event over ") {
+            break;
+        }
+        let mv = black
+            .legal_move("black", &mut pick)
+            .expect("a move or pass");
+        black.ok(&format!("play black {mv}"));
+        moves += 1;
+        assert!(moves < 70, "the game ends");
+    }
+    let over = black.frames.iter().find(|f| f.starts_with("event over "));
+    let over = over.expect("an end").clone();
+    // Ended on the board, with a disc count: the engine played every move.
+    assert!(!over.contains("forfeit"), "{over}");
+    assert!(over.ends_with(|c: char| c.is_ascii_digit()), "{over}");
+    assert!(black.saw("played white "));
+    assert!(black.saw("present white"));
+    assert!(black.ok("score").contains("draws"));
+}
+
+/// The engine's input, copied by `tee` to a file: the engine must be asked for its
+/// pick before it is told a turn's picks, and told nothing else in between.
+#[test]
+fn shell_against_the_engine_with_sealed_picks() {
+    let log = std::env::temp_dir().join(format!("tabula-serve-spy-{}.log", std::process::id()));
+    let engine = format!(
+        "spy=sh -c 'tee {} | {}'",
+        log.display(),
+        env!("CARGO_BIN_EXE_tabula")
+    );
+    let server = Server::start_with(&["--commands-per-second", "1000", "--engine", &engine]);
+    let mut black = against_engine(&server, "shell", "spy");
+    let mut pick = Pick(5);
+    let mut turns = 0;
+    while !black.saw("over ") && turns < 40 {
+        turns += 1;
+        // The host picks at once, while the engine may still think.
+        let Some(cell) = black.legal_move("black", &mut pick) else {
+            black.wait_for("over ");
+            break;
+        };
+        black.ok(&format!("play black {cell}"));
+        let revealed = black.wait_for("revealed ");
+        assert!(
+            revealed.starts_with(&format!("event revealed {cell} ")),
+            "{revealed}"
+        );
+    }
+    assert!(turns >= 3, "a few turns were played");
+    audit_shell(&black.frames, "white");
+    let input = std::fs::read_to_string(&log).expect("the engine's input");
+    let _ = std::fs::remove_file(&log);
+    let mut asked = false;
+    let mut resolved = 0;
+    for line in input.lines().skip_while(|l| !l.starts_with("set_game")) {
+        if line.starts_with("genmove white") {
+            assert!(!asked, "asked twice in one turn:\n{input}");
+            asked = true;
+        } else if line.starts_with("resolve_turn ") {
+            assert!(asked, "told the turn before picking:\n{input}");
+            asked = false;
+            resolved += 1;
+        } else {
+            assert!(
+                line.starts_with("set_game") || line.starts_with("time_left"),
+                "{line:?} sent to the engine:\n{input}"
+            );
+        }
+    }
+    assert!(resolved >= 3, "{input}");
+}
+
+/// An engine that dies after a few lines forfeits the game to the host with the
+/// reason; the table goes on (`again`) and so does the server.
+#[test]
+fn a_dead_engine_forfeits_and_the_server_goes_on() {
+    let engine = format!("dies=sh -c 'head -n 5 | {}'", env!("CARGO_BIN_EXE_tabula"));
+    let server = Server::start_with(&["--commands-per-second", "1000", "--engine", &engine]);
+    let mut black = against_engine(&server, "othello", "dies");
+    black.wait_for("turn black");
+    black.ok("play black f5");
+    let over = black.wait_for("over ");
+    assert!(
+        over.starts_with("event over black_wins forfeit: engine dies "),
+        "{over}"
+    );
+    assert_eq!(black.ok("score"), "black 1 white 0 draws 0");
+    assert!(black.command("play black d6").is_err());
+    // The next game starts a new engine, which dies again.
+    black.ok("again");
+    black.wait_for("game othello 2");
+    black.ok("play black f5");
+    black.wait_for("over black_wins forfeit");
+    assert_eq!(black.ok("score"), "black 2 white 0 draws 0");
+    // Unknown engines are refused; another table plays on.
+    let (status, answer) = server.request(
+        "POST",
+        "/api/tables",
+        r#"{"game": "othello", "opponent": "nobody"}"#,
+    );
+    assert_eq!(status, 400, "{answer}");
+    assert!(answer.contains("dies, tabula"), "{answer}");
+    let mut black = against_engine(&server, "othello", "tabula");
+    black.wait_for("turn black");
+    black.ok("play black f5");
+    black.wait_for("played white ");
+}
+
+/// The engine places its fleet and is ready; the host starts; both shoot to the end.
+/// In the next game the engine shoots first (B7), and declines a draw offer.
+#[test]
+fn battleship_against_the_engine() {
+    let server = Server::start();
+    let mut black = against_engine(&server, "battleship", "tabula");
+    black.ok("genfleet black");
+    black.wait_for("ready white");
+    assert_eq!(black.ok("start"), "black");
+    let mut pick = Pick(8);
+    let mut shots = 0;
+    while !black.saw("over ") {
+        let legal = black.ok("all_legal black");
+        if legal.is_empty() {
+            black.wait_any(&["turn black", "over "]);
+            continue;
+        }
+        let cells: Vec<&str> = legal.split(' ').collect();
+        black.ok(&format!("play black {}", pick.from(&cells)));
+        shots += 1;
+        assert!(shots <= 100, "the game ends");
+    }
+    assert!(black.saw("shot white "));
+    let over = black.frames.iter().find(|f| f.starts_with("event over "));
+    let over = over.expect("an end").clone();
+    assert!(over.ends_with("fleet sunk"), "{over}");
+    // Both fleets are public at the end.
+    black.ok("score");
+    assert!(black.saw("fleet white "));
+    black.ok("again");
+    black.ok("genfleet black");
+    black.wait_for("ready white");
+    assert_eq!(black.ok("start"), "white");
+    black.wait_for("shot white ");
+    black.wait_for("turn black");
+    black.ok("offer_draw black");
+    black.wait_for("declined white");
+}
