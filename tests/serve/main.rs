@@ -657,7 +657,7 @@ fn a_long_history_comes_back_whole() {
 #[test]
 fn bench_serve_plays_every_table_to_the_end() {
     let output = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(["bench", "serve", "--tables", "4", "--game", "mixed"])
+        .args(["bench", "serve", "--tables", "4", "--serve-games", "mixed"])
         .output()
         .expect("tabula runs");
     let stdout = String::from_utf8_lossy(&output.stdout);

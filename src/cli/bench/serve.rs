@@ -11,9 +11,10 @@ pub struct ServeBenchArgs {
     /// Tables open and playing at once (serve).
     #[arg(long, default_value_t = 500)]
     tables: usize,
-    /// The tables' game: othello, shell, battleship or mixed (serve).
+    /// The tables' games: othello, shell, battleship or mixed (serve; `--game` is the
+    /// engine's and the arena's flag).
     #[arg(long, default_value = "mixed")]
-    game: String,
+    serve_games: String,
     /// Milliseconds each bot waits before a move, on average (serve; 0: as fast as the
     /// server answers).
     #[arg(long, default_value_t = 0)]
@@ -24,10 +25,10 @@ pub struct ServeBenchArgs {
 }
 
 pub fn run(args: &ServeBenchArgs, seed: u64) -> Result<()> {
-    let games = Games::from_name(&args.game).ok_or_else(|| {
+    let games = Games::from_name(&args.serve_games).ok_or_else(|| {
         anyhow!(
-            "--game {:?}: othello, shell, battleship or mixed",
-            args.game
+            "--serve-games {:?}: othello, shell, battleship or mixed",
+            args.serve_games
         )
     })?;
     let program = std::env::current_exe().context("finding this program")?;
