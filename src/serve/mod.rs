@@ -6,12 +6,16 @@
 //! - [`server`]: the HTTP routes, the seats' WebSockets, clocks ticking, idle tables
 //!   expiring, limits.
 //! - [`store`]: `--db FILE`, every table's log in SQLite, read back on start.
+//! - [`engine`]: engine seats, an engine child process playing one colour.
 //! - [`token`]: unguessable seat tokens from the operating system's generator.
+//! - [`bench`]: `tabula bench serve`, bots playing whole games against a real server.
 //!
 //! The page at `/` is `page.html`, embedded in the binary. The protocol spoken over
 //! a seat's WebSocket is `protocol/serve.md`; how to run the server is
 //! `docs/serve.md`.
 
+pub mod bench;
+pub mod engine;
 pub mod room;
 pub mod server;
 pub mod store;
@@ -46,6 +50,18 @@ pub struct ServeArgs {
     /// started again on it has every table back. Without it, tables live in memory.
     #[arg(long, value_name = "FILE")]
     pub db: Option<String>,
+    /// Commands a connection may send per second (and twice as many in a burst);
+    /// beyond it a command is answered `? too many commands: slow down`.
+    #[arg(long, default_value_t = 20)]
+    pub commands_per_second: u32,
+    /// An engine a table may seat as the host's opponent (`"opponent": NAME` when
+    /// opening it): `NAME=COMMAND ARGS…`, repeatable. `tabula` (this program) is
+    /// there unless given otherwise.
+    #[arg(long = "engine", value_name = "NAME=CMD")]
+    pub engines: Vec<String>,
+    /// The most engine seats (child processes) at once.
+    #[arg(long, default_value_t = 8)]
+    pub max_engines: usize,
 }
 
 impl ServeArgs {
@@ -54,6 +70,9 @@ impl ServeArgs {
             idle: Duration::from_secs(self.idle_minutes.saturating_mul(60)),
             max_tables: self.max_tables,
             max_connections: self.max_connections,
+            max_engines: self.max_engines,
+            per_second: self.commands_per_second.max(1),
+            burst: self.commands_per_second.max(1).saturating_mul(2),
             ..server::Limits::default()
         }
     }
@@ -68,10 +87,12 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         .enable_all()
         .build()
         .context("starting the runtime")?;
+    let engines = engine::Engines::configure(&args.engines)?;
     runtime.block_on(server::serve_with(
         &args.listen,
         args.url.clone(),
         args.limits(),
+        engines,
         args.db.as_deref(),
     ))
 }

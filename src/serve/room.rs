@@ -138,6 +138,8 @@ pub struct Room {
     moves: Vec<String>,
     /// The games of this table that are over, in order.
     finished: Vec<Finished>,
+    /// The colour that forfeited the game in progress (its engine failed), and why.
+    forfeited: Option<(Color, String)>,
     rng: Rng,
 }
 
@@ -197,6 +199,7 @@ impl Room {
             logs: [Vec::new(), Vec::new()],
             moves: Vec::new(),
             finished: Vec::new(),
+            forfeited: None,
             rng: Rng::new(seed),
         };
         let opening = room.opening_events();
@@ -242,6 +245,9 @@ impl Room {
     }
 
     fn status(&self) -> Status {
+        if let Some((loser, _)) = &self.forfeited {
+            return Status::over(Outcome::Won(loser.opponent()));
+        }
         match &self.game {
             Game::Othello(position) if self.flagged().is_none() => position.status(),
             Game::Shell { position, .. } if self.flagged().is_none() => position.status(),
@@ -405,6 +411,10 @@ impl Room {
     fn game_over_events(&mut self) -> Vec<Event> {
         let status = self.status();
         let detail = match &self.game {
+            _ if self.forfeited.is_some() => {
+                let reason = self.forfeited.as_ref().map_or("", |(_, why)| why.as_str());
+                format!(" forfeit: {reason}")
+            }
             Game::Othello(_) | Game::Shell { .. } if self.flagged().is_some() => {
                 " on time".to_string()
             }
@@ -458,6 +468,28 @@ impl Room {
             },
         }
         events.push(self.score_event());
+        events
+    }
+
+    /// `loser` can no longer play (the engine at its seat failed): the game in
+    /// progress ends as a win for the other colour, `reason` told to both seats in
+    /// the `over` event. Answers the events; none when the game is over already.
+    pub fn forfeit(&mut self, loser: Color, reason: &str) -> Vec<Event> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        if let Game::Battleship(table) = &mut self.game {
+            // Not over, checked above.
+            let _ = table.forfeit(loser);
+        }
+        let reason: String = reason
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .take(200)
+            .collect();
+        self.forfeited = Some((loser, reason));
+        let events = self.game_over_events();
+        self.log(&events);
         events
     }
 
@@ -794,6 +826,7 @@ impl Room {
             *clock = Clock::fresh(clock.control());
         }
         self.clocks_running = false;
+        self.forfeited = None;
         self.number = self.number.saturating_add(1);
         self.logs = [Vec::new(), Vec::new()];
         self.moves.clear();

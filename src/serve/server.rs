@@ -30,9 +30,11 @@ use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
+use futures_util::SinkExt;
 use serde::Deserialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
+use super::engine::{self, Engines};
 use super::room::{Event, Finished, Reply, Room, parse_clock};
 use super::store::{Entry, Opening, Store, Stored, token_hash};
 use super::token;
@@ -59,6 +61,8 @@ pub struct Limits {
     pub per_second: u32,
     /// Frames queued for a connection before it counts as not reading and is dropped.
     pub queue: usize,
+    /// Engine seats (each a child process) at once.
+    pub max_engines: usize,
 }
 
 impl Default for Limits {
@@ -71,6 +75,7 @@ impl Default for Limits {
             burst: 40,
             per_second: 20,
             queue: 512,
+            max_engines: 8,
         }
     }
 }
@@ -102,6 +107,8 @@ struct TableState {
     active: Instant,
     /// The connections of each seat (by colour index), with an id each.
     outboxes: [Vec<(u64, Outbox)>; 2],
+    /// The seat an engine plays, whose connection does not keep the table alive.
+    engine: Option<Color>,
 }
 
 struct Table {
@@ -113,7 +120,15 @@ struct Table {
     clock: String,
     seed: u64,
     opened: u64,
+    /// Whether the table is in the database (`--db`, and no engine seat: an engine's
+    /// process cannot be brought back after a restart).
+    kept: bool,
     state: Mutex<TableState>,
+}
+
+/// The database `table` is kept in, if any.
+fn store_for<'a>(shared: &'a Shared, table: &Table) -> Option<&'a Store> {
+    shared.store.as_ref().filter(|_| table.kept)
 }
 
 struct Shared {
@@ -125,6 +140,8 @@ struct Shared {
     base_url: Option<String>,
     limits: Limits,
     store: Option<Store>,
+    engines: Engines,
+    engine_slots: Arc<Semaphore>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -271,6 +288,7 @@ fn restore(stored: Vec<Stored>, now: Instant) -> Vec<Arc<Table>> {
             clock: opening.clock,
             seed: opening.seed,
             opened: opening.opened,
+            kept: true,
             state: Mutex::new(TableState {
                 room,
                 ticked: now,
@@ -280,6 +298,7 @@ fn restore(stored: Vec<Stored>, now: Instant) -> Vec<Arc<Table>> {
                 pending: VecDeque::new(),
                 active: now,
                 outboxes: [Vec::new(), Vec::new()],
+                engine: None,
             }),
         }));
     }
@@ -291,8 +310,13 @@ fn restore(stored: Vec<Stored>, now: Instant) -> Vec<Arc<Table>> {
 ///
 /// # Errors
 /// The address cannot be bound or the server fails.
-pub async fn serve(listen: &str, base_url: Option<String>, limits: Limits) -> Result<()> {
-    serve_with(listen, base_url, limits, None).await
+pub async fn serve(
+    listen: &str,
+    base_url: Option<String>,
+    limits: Limits,
+    engines: Engines,
+) -> Result<()> {
+    serve_with(listen, base_url, limits, engines, None).await
 }
 
 /// [`serve`], with every table kept in the SQLite database at `db` when given: the
@@ -304,6 +328,7 @@ pub async fn serve_with(
     listen: &str,
     base_url: Option<String>,
     limits: Limits,
+    engines: Engines,
     db: Option<&str>,
 ) -> Result<()> {
     let (store, stored) = match db {
@@ -337,8 +362,10 @@ pub async fn serve_with(
         connections: Arc::new(Semaphore::new(limits.max_connections)),
         next_connection: Mutex::new(0),
         base_url: base_url.map(|url| url.trim_end_matches('/').to_string()),
+        engine_slots: Arc::new(Semaphore::new(limits.max_engines)),
         limits,
         store,
+        engines,
     });
     tokio::spawn(clock_loop(Arc::clone(&shared)));
     let app = Router::new()
@@ -348,6 +375,12 @@ pub async fn serve_with(
         .route("/ws", get(seat_socket))
         .layer(DefaultBodyLimit::max(4096))
         .with_state(shared);
+    // Frames are small and an answer is followed at once by its events: without
+    // TCP_NODELAY the events wait for the client's delayed acknowledgement (tens of
+    // milliseconds per move).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |stream| {
+        let _ = stream.set_nodelay(true);
+    });
     axum::serve(listener, app).await.context("serving")
 }
 
@@ -369,8 +402,8 @@ async fn clock_loop(shared: Arc<Shared>) {
         let now = Instant::now();
         let tables: Vec<Arc<Table>> = lock(&shared.tables).values().cloned().collect();
         let mut expired = Vec::new();
-        let store = shared.store.as_ref();
         for table in tables {
+            let store = store_for(&shared, &table);
             let mut state = lock(&table.state);
             if state.room.clock_running() {
                 tick(store, &table, &mut state, now);
@@ -378,8 +411,12 @@ async fn clock_loop(shared: Arc<Shared>) {
                     log_change(store, &table, &mut state, None);
                 }
             }
-            let nobody = state.outboxes.iter().all(Vec::is_empty);
+            let nobody = Color::ALL
+                .iter()
+                .all(|&c| state.engine == Some(c) || state.outboxes[c.index()].is_empty());
             if nobody && now.saturating_duration_since(state.active) > shared.limits.idle {
+                // An engine's seat reads the end of its queue and stops.
+                state.outboxes = [Vec::new(), Vec::new()];
                 expired.push(Arc::clone(&table));
             }
         }
@@ -392,7 +429,7 @@ async fn clock_loop(shared: Arc<Shared>) {
                 for hash in &table.token_hashes {
                     seats.remove(hash);
                 }
-                if let Some(store) = &shared.store {
+                if let Some(store) = store_for(&shared, &table) {
                     store.drop_table(&table.id);
                 }
             }
@@ -429,12 +466,28 @@ async fn open_table(
             Err(message) => return refuse(StatusCode::BAD_REQUEST, &message),
         },
     };
-    if body.opponent.is_some() {
-        return refuse(
-            StatusCode::BAD_REQUEST,
-            "no engine opponents are configured on this server",
-        );
-    }
+    let opponent = match body.opponent.as_deref() {
+        None => None,
+        Some(name) => match shared.engines.get(name) {
+            Some(spec) => Some(spec.clone()),
+            None => {
+                let names = shared.engines.names().join(", ");
+                return refuse(
+                    StatusCode::BAD_REQUEST,
+                    &format!("no engine {name:?} on this server (engines: {names})"),
+                );
+            }
+        },
+    };
+    let engine_slot = match opponent {
+        Some(_) => match Arc::clone(&shared.engine_slots).try_acquire_owned() {
+            Ok(permit) => Some(permit),
+            Err(_) => {
+                return refuse(StatusCode::SERVICE_UNAVAILABLE, "too many engine seats");
+            }
+        },
+        None => None,
+    };
     let base = match &shared.base_url {
         Some(url) => url.clone(),
         None => {
@@ -466,7 +519,8 @@ async fn open_table(
         .map_or(0, |d| d.as_secs());
     let token_hashes = tokens.clone().map(|token| token_hash(&token));
     let clock = body.clock.clone().unwrap_or_default();
-    if let Some(store) = &shared.store {
+    let kept = shared.store.is_some() && opponent.is_none();
+    if let Some(store) = shared.store.as_ref().filter(|_| kept) {
         // The links are answered only once the table is on disk.
         let (written, on_disk) = tokio::sync::oneshot::channel();
         let opening = Opening {
@@ -494,6 +548,7 @@ async fn open_table(
         clock,
         seed,
         opened,
+        kept,
         state: Mutex::new(TableState {
             room: Room::new(kind, control, seed),
             ticked: now,
@@ -503,6 +558,7 @@ async fn open_table(
             pending: VecDeque::new(),
             active: now,
             outboxes: [Vec::new(), Vec::new()],
+            engine: opponent.as_ref().map(|_| Color::White),
         }),
     });
     {
@@ -515,6 +571,20 @@ async fn open_table(
     }
     log::info!("table {id} opened: {}", kind.name());
     let link = |token: &str| format!("{base}/#seat={token}");
+    if let (Some(spec), Some(slot)) = (opponent, engine_slot) {
+        let name = spec.name.clone();
+        if let Err(e) = seat_engine(&shared, &table, spec, slot) {
+            log::warn!("table {id}: no thread for the engine: {e}");
+            return refuse(StatusCode::SERVICE_UNAVAILABLE, "cannot seat the engine");
+        }
+        return axum::Json(serde_json::json!({
+            "table": id,
+            "game": kind.name(),
+            "host": link(&tokens[0]),
+            "opponent": name,
+        }))
+        .into_response();
+    }
     axum::Json(serde_json::json!({
         "table": id,
         "game": kind.name(),
@@ -548,7 +618,10 @@ async fn seat_socket(
         return (StatusCode::SERVICE_UNAVAILABLE, "too many connections").into_response();
     };
     let max = shared.limits.max_message;
+    // Messages are small: a read buffer of 128 KiB (the default) per connection
+    // would be most of the server's memory.
     upgrade
+        .read_buffer_size(2 * max)
         .max_message_size(max)
         .max_frame_size(max)
         .on_upgrade(move |socket| play_seat(shared, socket, table, color, permit))
@@ -581,6 +654,43 @@ fn presence(state: &mut TableState, color: Color, word: &str) {
     send_seat(state, color.opponent(), &line);
 }
 
+/// Registers connection `id` of `color` with its queue: answers its greeting (the
+/// seat, the game so far, the other seat's presence). The greeting is gathered and
+/// the connection registered under one lock, so no event falls between them; it is
+/// sent directly, whatever its length.
+fn attach(table: &Table, color: Color, id: u64, outbox: Outbox) -> Vec<String> {
+    let mut state = lock(&table.state);
+    state.active = Instant::now();
+    let first = state.outboxes[color.index()].is_empty();
+    let mut greeting = vec![format!(
+        "event seat {} {} {}",
+        color.name(),
+        state.room.kind().name(),
+        table.id
+    )];
+    // Events still waiting for the disk are left out: they follow once written.
+    let waiting = state
+        .pending
+        .iter()
+        .flat_map(|delivery| &delivery.events)
+        .filter(|event| event.to.includes(color))
+        .count();
+    let history = state.room.history(color);
+    greeting.extend(
+        history[..history.len().saturating_sub(waiting)]
+            .iter()
+            .map(|e| format!("event {e}")),
+    );
+    if !state.outboxes[color.opponent().index()].is_empty() {
+        greeting.push(format!("event present {}", color.opponent().name()));
+    }
+    state.outboxes[color.index()].push((id, outbox));
+    if first {
+        presence(&mut state, color, "present");
+    }
+    greeting
+}
+
 async fn play_seat(
     shared: Arc<Shared>,
     mut socket: WebSocket,
@@ -588,47 +698,9 @@ async fn play_seat(
     color: Color,
     _permit: OwnedSemaphorePermit,
 ) {
-    let id = {
-        let mut next = lock(&shared.next_connection);
-        *next += 1;
-        *next
-    };
-    // The table holds the only sender: a connection it drops (not reading) ends.
+    let id = connection_id(&shared);
     let (outbox, mut inbox) = mpsc::channel::<String>(shared.limits.queue);
-    // The greeting is gathered and the connection registered under one lock, so no
-    // event falls between them; it is sent directly, whatever its length. Events
-    // still waiting for the disk are left out: they follow once written.
-    let greeting = {
-        let mut state = lock(&table.state);
-        state.active = Instant::now();
-        let first = state.outboxes[color.index()].is_empty();
-        let mut greeting = vec![format!(
-            "event seat {} {} {}",
-            color.name(),
-            state.room.kind().name(),
-            table.id
-        )];
-        let waiting = state
-            .pending
-            .iter()
-            .flat_map(|delivery| &delivery.events)
-            .filter(|event| event.to.includes(color))
-            .count();
-        let history = state.room.history(color);
-        greeting.extend(
-            history[..history.len().saturating_sub(waiting)]
-                .iter()
-                .map(|e| format!("event {e}")),
-        );
-        if !state.outboxes[color.opponent().index()].is_empty() {
-            greeting.push(format!("event present {}", color.opponent().name()));
-        }
-        state.outboxes[color.index()].push((id, outbox));
-        if first {
-            presence(&mut state, color, "present");
-        }
-        greeting
-    };
+    let greeting = attach(&table, color, id, outbox.clone());
     for line in greeting {
         if socket.send(Message::Text(line.into())).await.is_err() {
             forget(&table, color, id);
@@ -669,7 +741,14 @@ async fn play_seat(
             }
             outgoing = inbox.recv() => {
                 let Some(line) = outgoing else { break };
-                if socket.send(Message::Text(line.into())).await.is_err() {
+                // The frames queued together (an answer and its events) go out in one
+                // write.
+                let mut sent = socket.feed(Message::Text(line.into())).await;
+                while sent.is_ok() {
+                    let Ok(line) = inbox.try_recv() else { break };
+                    sent = socket.feed(Message::Text(line.into())).await;
+                }
+                if sent.is_err() || socket.flush().await.is_err() {
                     break;
                 }
             }
@@ -710,7 +789,7 @@ fn handle_line(
     id: u64,
     now: Instant,
 ) {
-    let store = shared.store.as_ref();
+    let store = store_for(shared, table);
     let mut state = lock(&table.state);
     state.active = now;
     tick(store, table, &mut state, now);
@@ -846,4 +925,101 @@ async fn records(
         text,
     )
         .into_response()
+}
+
+fn connection_id(shared: &Shared) -> u64 {
+    let mut next = lock(&shared.next_connection);
+    *next += 1;
+    *next
+}
+
+/// An engine's seat: a connection inside the server, read by the engine's thread.
+struct EngineSeat {
+    shared: Arc<Shared>,
+    table: Arc<Table>,
+    color: Color,
+    id: u64,
+    inbox: mpsc::Receiver<String>,
+    /// Frames of the greeting, then events read while waiting for an answer.
+    pending: std::collections::VecDeque<String>,
+}
+
+impl engine::Link for EngineSeat {
+    fn command(&mut self, line: &str) -> Result<String, String> {
+        // The answer is queued to this connection before the events it caused.
+        handle_line(
+            &self.shared,
+            &self.table,
+            self.color,
+            Some(line),
+            self.id,
+            Instant::now(),
+        );
+        while let Some(frame) = self.inbox.blocking_recv() {
+            if frame.starts_with("event ") {
+                self.pending.push_back(frame);
+            } else if let Some(text) = frame.strip_prefix('=') {
+                return Ok(text.strip_prefix(' ').unwrap_or(text).to_string());
+            } else {
+                return Err(frame.trim_start_matches('?').trim_start().to_string());
+            }
+        }
+        Err("the table is gone".to_string())
+    }
+
+    fn event(&mut self) -> Option<String> {
+        loop {
+            let frame = match self.pending.pop_front() {
+                Some(frame) => frame,
+                None => self.inbox.blocking_recv()?,
+            };
+            if let Some(event) = frame.strip_prefix("event ") {
+                return Some(event.to_string());
+            }
+        }
+    }
+
+    fn forfeit(&mut self, reason: &str) {
+        let mut state = lock(&self.table.state);
+        // An engine's table is not in the database: nothing to log.
+        tick(None, &self.table, &mut state, Instant::now());
+        let events = state.room.forfeit(self.color, reason);
+        deliver(&mut state, &events);
+    }
+}
+
+/// Seats the engine `spec` as white at `table`, on a thread of its own that holds
+/// `slot` until the table is gone.
+fn seat_engine(
+    shared: &Arc<Shared>,
+    table: &Arc<Table>,
+    spec: crate::arena::engine::EngineSpec,
+    slot: OwnedSemaphorePermit,
+) -> std::io::Result<()> {
+    let color = Color::White;
+    let id = connection_id(shared);
+    // A queue like a connection's: the engine's thread reads it between moves, and
+    // the other seat cannot cause many events while it thinks.
+    let (outbox, inbox) = mpsc::channel::<String>(shared.limits.queue);
+    let greeting = attach(table, color, id, outbox);
+    let mut seat = EngineSeat {
+        shared: Arc::clone(shared),
+        table: Arc::clone(table),
+        color,
+        id,
+        inbox,
+        pending: greeting.into(),
+    };
+    let kind = lock(&table.state).room.kind();
+    let tag = format!("engine {} at table {}", spec.name, table.id);
+    std::thread::Builder::new()
+        .name(format!("engine {}", spec.name))
+        .spawn(move || {
+            log::info!("{tag}: seated");
+            engine::play(&mut seat, &spec, kind, color);
+            forget(&seat.table, color, id);
+            drop(slot);
+            log::info!("{tag}: left");
+        })
+        .map(|_| ())
 }

@@ -96,7 +96,7 @@ fn a_misspelt_name_fails_with_the_list_of_values() {
         &["bench", "perf"],
         "perf",
         "[WHAT]",
-        "perft, othello, battleship, shell, clock",
+        "perft, othello, battleship, shell, clock, serve",
     );
 }
 
@@ -143,7 +143,7 @@ fn help_lists_the_values_of_every_named_flag() {
             "{bench}"
         );
     }
-    for what in ["perft", "othello", "battleship", "shell", "clock"] {
+    for what in ["perft", "othello", "battleship", "shell", "clock", "serve"] {
         assert!(bench.contains(&format!("- {what}:")), "{bench}");
     }
     let selfplay = help(&["train", "selfplay", "--help"]);

@@ -19,15 +19,16 @@ struct Server {
 }
 
 impl Server {
+    /// A server whose rate limit bots playing at full speed stay under.
     fn start() -> Server {
-        Server::start_with(&[])
+        Server::start_with(&["--commands-per-second", "1000"])
     }
 
-    /// A server started with `options` after `serve --listen 127.0.0.1:0`.
-    fn start_with(options: &[&str]) -> Server {
+    /// A server with the default limits and `args`.
+    fn start_with(args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
             .args(["serve", "--listen", "127.0.0.1:0"])
-            .args(options)
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -485,7 +486,7 @@ impl Server {
 
 #[test]
 fn bad_tokens_and_bad_input_are_refused_and_the_table_plays_on() {
-    let server = Server::start();
+    let server = Server::start_with(&[]);
     let (host, invite) = server.open(r#"{"game": "othello"}"#);
     // Unknown, malformed and missing tokens get one answer, telling nothing.
     let unknown = server.handshake(&format!("?token={}", "0".repeat(48)));
@@ -659,14 +660,88 @@ fn a_long_history_comes_back_whole() {
     assert_eq!(greeting, told);
 }
 
+/// `tabula bench serve` on the real binary: four tables of mixed games, each played
+/// to its end by bots over WebSocket, and the figures printed in their shape.
+#[test]
+fn bench_serve_plays_every_table_to_the_end() {
+    let output = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["bench", "serve", "--tables", "4", "--serve-games", "mixed"])
+        .output()
+        .expect("tabula runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 5, "{stdout}");
+    assert!(
+        lines[0].starts_with("tables 4 (mixed), connections 8,"),
+        "{stdout}"
+    );
+    assert!(
+        lines[1].starts_with("games 4 of 4 finished in "),
+        "{stdout}"
+    );
+    assert!(lines[1].contains(" games/s; moves "), "{stdout}");
+    let figure = |line: &str, name: &str| -> f64 {
+        let after = line
+            .split_once(name)
+            .unwrap_or_else(|| panic!("no {name:?} in {line:?}"))
+            .1;
+        after
+            .trim_start()
+            .split(' ')
+            .next()
+            .and_then(|n| n.trim_end_matches([':', ',']).parse().ok())
+            .unwrap_or_else(|| panic!("no figure after {name:?} in {line:?}"))
+    };
+    // Every game has moves, and the quantiles are in order.
+    assert!(figure(lines[1], "moves ") >= 12.0, "{stdout}");
+    let (p50, p99, max) = (
+        figure(lines[2], "p50"),
+        figure(lines[2], "p99"),
+        figure(lines[2], "max"),
+    );
+    assert!(0.0 < p50 && p50 <= p99 && p99 <= max, "{stdout}");
+    assert!(figure(lines[3], "memory") > 0.0, "{stdout}");
+    // Eight connections at least were open at once in the server.
+    assert!(figure(lines[3], "at most") >= 8.0, "{stdout}");
+    assert!(lines[4].starts_with("processor time: server "), "{stdout}");
+    // A bound that keeps runs on loopback small.
+    let refused = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["bench", "serve", "--tables", "100000"])
+        .output()
+        .expect("tabula runs");
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("--tables 100000: between 1 and"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+}
+
 /// Load on loopback, run by hand (`cargo test --test serve load -- --ignored
-/// --nocapture`): 500 Othello tables at once, each a thread driving both seats through
-/// a whole game; prints the answer latency of `play` (p50, p99). Asserts only a
-/// generous bound.
+/// --nocapture`): 500 Othello tables at once, two bots each playing a whole game over
+/// WebSocket (the bots of `tabula bench serve`); prints the figures. Asserts that
+/// every game ended and a generous bound on the latency.
 #[test]
 #[ignore = "a measurement: 1000 connections, run by hand"]
 fn load_500_tables_play_whole_games() {
-    load(&Server::start(), "in memory");
+    let plan = tabula::serve::bench::Plan::new(
+        env!("CARGO_BIN_EXE_tabula"),
+        500,
+        tabula::serve::bench::Games::One(tabula::games::GameKind::Othello),
+    );
+    let report = tabula::serve::bench::run(&plan).expect("the bench runs");
+    println!("{report}");
+    assert_eq!(report.finished, 500);
+    assert!(
+        report.latency(0.99) < Duration::from_secs(2),
+        "p99 {:?}",
+        report.latency(0.99)
+    );
 }
 
 /// The same load with every move written to a database before it is answered.
@@ -684,72 +759,184 @@ fn load_500_tables_play_whole_games_with_db() {
         }
     };
     remove();
-    load(&Server::start_with(&["--db", &path]), "with --db");
+    let mut plan = tabula::serve::bench::Plan::new(
+        env!("CARGO_BIN_EXE_tabula"),
+        500,
+        tabula::serve::bench::Games::One(tabula::games::GameKind::Othello),
+    );
+    plan.server_args = vec!["--db".into(), path.clone()];
+    let report = tabula::serve::bench::run(&plan).expect("the bench runs");
+    println!("with --db: {report}");
+    assert_eq!(report.finished, 500);
     remove();
 }
 
-fn load(server: &Server, label: &str) {
-    const TABLES: usize = 500;
-    let tables: Vec<(String, String)> = (0..TABLES)
-        .map(|_| server.open(r#"{"game": "othello"}"#))
-        .collect();
-    let started = std::time::Instant::now();
-    let barrier = std::sync::Arc::new(std::sync::Barrier::new(TABLES));
-    let threads: Vec<_> = tables
-        .into_iter()
-        .enumerate()
-        .map(|(i, (host, invite))| {
-            let address = server.address.clone();
-            let barrier = std::sync::Arc::clone(&barrier);
-            std::thread::spawn(move || {
-                let connect = |token: &str| {
-                    let stream = TcpStream::connect(&address).expect("connects");
-                    stream
-                        .set_read_timeout(Some(Duration::from_secs(60)))
-                        .expect("timeout");
-                    let url = format!("ws://{address}/ws?token={token}");
-                    let (ws, _) = tungstenite::client(url, stream).expect("a WebSocket");
-                    Seat {
-                        ws,
-                        frames: Vec::new(),
-                        read: 0,
-                    }
-                };
-                let mut seats = [connect(&host), connect(&invite)];
-                barrier.wait();
-                let names = ["black", "white"];
-                let mut pick = Pick(i as u64);
-                let mut latencies = Vec::new();
-                let mut turn = 0;
-                for _ in 0..130 {
-                    let Some(mv) = seats[turn].legal_move(names[turn], &mut pick) else {
-                        break;
-                    };
-                    let sent = std::time::Instant::now();
-                    seats[turn].ok(&format!("play {} {mv}", names[turn]));
-                    latencies.push(sent.elapsed());
-                    turn = 1 - turn;
-                    // Keep the other seat's queue read.
-                    seats[turn].ok("status");
-                }
-                latencies
-            })
-        })
-        .collect();
-    let mut latencies: Vec<Duration> = threads
-        .into_iter()
-        .flat_map(|t| t.join().expect("a table thread"))
-        .collect();
-    let elapsed = started.elapsed();
-    latencies.sort();
-    let p = |q: f64| latencies[((latencies.len() - 1) as f64 * q) as usize];
-    println!(
-        "{label}: {TABLES} tables, 1000 connections: {} moves in {:.1} s, {:.0} games/s; play latency p50 {:?} p99 {:?}",
-        latencies.len(),
-        elapsed.as_secs_f64(),
-        TABLES as f64 / elapsed.as_secs_f64(),
-        p(0.5),
-        p(0.99)
+/// Opens a table against `engine` and connects the host: the table's JSON has no
+/// invitation, the engine has the guest's seat.
+fn against_engine(server: &Server, game: &str, engine: &str) -> Seat {
+    let body = format!(r#"{{"game": "{game}", "opponent": "{engine}"}}"#);
+    let (status, answer) = server.request("POST", "/api/tables", &body);
+    assert_eq!(status, 200, "{answer}");
+    let json: serde_json::Value = serde_json::from_str(&answer).expect("JSON");
+    assert_eq!(json["opponent"], engine, "{answer}");
+    assert!(json.get("invite").is_none(), "{answer}");
+    let host = json["host"].as_str().expect("a host link");
+    let token = host.split_once("#seat=").expect("a token").1;
+    server.seat(token)
+}
+
+#[test]
+fn othello_against_the_engine_to_the_end() {
+    let server = Server::start();
+    let mut black = against_engine(&server, "othello", "tabula");
+    assert_eq!(black.receive(), "event seat black othello");
+    let mut pick = Pick(3);
+    let mut moves = 0;
+    loop {
+        let next = black.wait_any(&["turn black", "over "]);
+        if next.starts_with("event over ") {
+            break;
+        }
+        let mv = black
+            .legal_move("black", &mut pick)
+            .expect("a move or pass");
+        black.ok(&format!("play black {mv}"));
+        moves += 1;
+        assert!(moves < 70, "the game ends");
+    }
+    let over = black.frames.iter().find(|f| f.starts_with("event over "));
+    let over = over.expect("an end").clone();
+    // Ended on the board, with a disc count: the engine played every move.
+    assert!(!over.contains("forfeit"), "{over}");
+    assert!(over.ends_with(|c: char| c.is_ascii_digit()), "{over}");
+    assert!(black.saw("played white "));
+    assert!(black.saw("present white"));
+    assert!(black.ok("score").contains("draws"));
+}
+
+/// The engine's input, copied by `tee` to a file: the engine must be asked for its
+/// pick before it is told a turn's picks, and told nothing else in between.
+#[test]
+fn shell_against_the_engine_with_sealed_picks() {
+    let log = std::env::temp_dir().join(format!("tabula-serve-spy-{}.log", std::process::id()));
+    let engine = format!(
+        "spy=sh -c 'tee {} | {}'",
+        log.display(),
+        env!("CARGO_BIN_EXE_tabula")
     );
-    assert!(p(0.99) < Duration::from_secs(2), "p99 {:?}", p(0.99));
+    let server = Server::start_with(&["--commands-per-second", "1000", "--engine", &engine]);
+    let mut black = against_engine(&server, "shell", "spy");
+    let mut pick = Pick(5);
+    let mut turns = 0;
+    while !black.saw("over ") && turns < 40 {
+        turns += 1;
+        // The host picks at once, while the engine may still think.
+        let Some(cell) = black.legal_move("black", &mut pick) else {
+            black.wait_for("over ");
+            break;
+        };
+        black.ok(&format!("play black {cell}"));
+        let revealed = black.wait_for("revealed ");
+        assert!(
+            revealed.starts_with(&format!("event revealed {cell} ")),
+            "{revealed}"
+        );
+    }
+    assert!(turns >= 3, "a few turns were played");
+    audit_shell(&black.frames, "white");
+    let input = std::fs::read_to_string(&log).expect("the engine's input");
+    let _ = std::fs::remove_file(&log);
+    let mut asked = false;
+    let mut resolved = 0;
+    for line in input.lines().skip_while(|l| !l.starts_with("set_game")) {
+        if line.starts_with("genmove white") {
+            assert!(!asked, "asked twice in one turn:\n{input}");
+            asked = true;
+        } else if line.starts_with("resolve_turn ") {
+            assert!(asked, "told the turn before picking:\n{input}");
+            asked = false;
+            resolved += 1;
+        } else {
+            assert!(
+                line.starts_with("set_game") || line.starts_with("time_left"),
+                "{line:?} sent to the engine:\n{input}"
+            );
+        }
+    }
+    assert!(resolved >= 3, "{input}");
+}
+
+/// An engine that dies after a few lines forfeits the game to the host with the
+/// reason; the table goes on (`again`) and so does the server.
+#[test]
+fn a_dead_engine_forfeits_and_the_server_goes_on() {
+    let engine = format!("dies=sh -c 'head -n 5 | {}'", env!("CARGO_BIN_EXE_tabula"));
+    let server = Server::start_with(&["--commands-per-second", "1000", "--engine", &engine]);
+    let mut black = against_engine(&server, "othello", "dies");
+    black.wait_for("turn black");
+    black.ok("play black f5");
+    let over = black.wait_for("over ");
+    assert!(
+        over.starts_with("event over black_wins forfeit: engine dies "),
+        "{over}"
+    );
+    assert_eq!(black.ok("score"), "black 1 white 0 draws 0");
+    assert!(black.command("play black d6").is_err());
+    // The next game starts a new engine, which dies again.
+    black.ok("again");
+    black.wait_for("game othello 2");
+    black.ok("play black f5");
+    black.wait_for("over black_wins forfeit");
+    assert_eq!(black.ok("score"), "black 2 white 0 draws 0");
+    // Unknown engines are refused; another table plays on.
+    let (status, answer) = server.request(
+        "POST",
+        "/api/tables",
+        r#"{"game": "othello", "opponent": "nobody"}"#,
+    );
+    assert_eq!(status, 400, "{answer}");
+    assert!(answer.contains("dies, tabula"), "{answer}");
+    let mut black = against_engine(&server, "othello", "tabula");
+    black.wait_for("turn black");
+    black.ok("play black f5");
+    black.wait_for("played white ");
+}
+
+/// The engine places its fleet and is ready; the host starts; both shoot to the end.
+/// In the next game the engine shoots first (B7), and declines a draw offer.
+#[test]
+fn battleship_against_the_engine() {
+    let server = Server::start();
+    let mut black = against_engine(&server, "battleship", "tabula");
+    black.ok("genfleet black");
+    black.wait_for("ready white");
+    assert_eq!(black.ok("start"), "black");
+    let mut pick = Pick(8);
+    let mut shots = 0;
+    while !black.saw("over ") {
+        let legal = black.ok("all_legal black");
+        if legal.is_empty() {
+            black.wait_any(&["turn black", "over "]);
+            continue;
+        }
+        let cells: Vec<&str> = legal.split(' ').collect();
+        black.ok(&format!("play black {}", pick.from(&cells)));
+        shots += 1;
+        assert!(shots <= 100, "the game ends");
+    }
+    assert!(black.saw("shot white "));
+    let over = black.frames.iter().find(|f| f.starts_with("event over "));
+    let over = over.expect("an end").clone();
+    assert!(over.ends_with("fleet sunk"), "{over}");
+    // Both fleets are public at the end.
+    black.ok("score");
+    assert!(black.saw("fleet white "));
+    black.ok("again");
+    black.ok("genfleet black");
+    black.wait_for("ready white");
+    assert_eq!(black.ok("start"), "white");
+    black.wait_for("shot white ");
+    black.wait_for("turn black");
+    black.ok("offer_draw black");
+    black.wait_for("declined white");
 }

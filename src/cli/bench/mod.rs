@@ -14,6 +14,7 @@ use clap::{Args, ValueEnum};
 use crate::values::{EVALUATIONS, named};
 use tabula::games::othello::Position;
 
+mod serve;
 mod shell;
 mod shell_exploit;
 
@@ -62,6 +63,8 @@ pub struct BenchArgs {
     shell: shell::ShellArgs,
     #[command(flatten)]
     clock: clock::ClockArgs,
+    #[command(flatten)]
+    serve: serve::ServeBenchArgs,
     /// `othello`: the perft depth to time (0 skips it).
     #[arg(long, default_value_t = 12)]
     perft: u32,
@@ -107,6 +110,9 @@ enum What {
     /// How late `genmove` answers through the protocol, per game, move time and
     /// hash size.
     Clock,
+    /// A `tabula serve` on loopback with N tables of bots playing whole games at once
+    /// over WebSocket: games/s, moves/s, move latency, server memory.
+    Serve,
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
@@ -168,5 +174,6 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             shell::run(&shell)
         }
         What::Clock => clock::run(&args.clock),
+        What::Serve => serve::run(&args.serve, args.seed),
     }
 }

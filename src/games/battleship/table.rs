@@ -528,6 +528,19 @@ impl Table {
         Ok(result)
     }
 
+    /// `loser` can no longer play (a program at the table failed): the game ends as
+    /// a win for the other colour, whatever its phase, and is counted in the score.
+    ///
+    /// # Errors
+    /// The game is over already.
+    pub fn forfeit(&mut self, loser: Color) -> Result<(), TableError> {
+        if matches!(self.phase, Phase::Over(_)) {
+            return Err(TableError::GameOver);
+        }
+        self.finish(Outcome::Won(loser.opponent()));
+        Ok(())
+    }
+
     fn finish(&mut self, outcome: Outcome) {
         self.phase = Phase::Over(outcome);
         self.score.count(outcome);

@@ -461,3 +461,38 @@ fn stored_changes_replay_to_the_same_table() {
         "genfleet is stored as the fleet it placed"
     );
 }
+
+#[test]
+fn a_forfeit_ends_the_game_for_the_other_colour_with_its_reason() {
+    let mut othello = room(GameKind::Othello);
+    ok(&mut othello, BLACK, "play black f5");
+    let events = othello.forfeit(WHITE, "engine tabula disconnects\n(its output closed)");
+    let texts: Vec<&str> = events.iter().map(|e| e.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "over black_wins forfeit: engine tabula disconnects (its output closed)",
+            "score black 1 white 0 draws 0"
+        ]
+    );
+    assert!(events.iter().all(|e| e.to == Audience::Both));
+    assert!(othello.is_over());
+    assert_eq!(othello.history(BLACK).last(), othello.history(WHITE).last());
+    refused(&mut othello, BLACK, "play black d6");
+    assert!(othello.forfeit(WHITE, "again").is_empty());
+    ok(&mut othello, BLACK, "again");
+    assert!(!othello.is_over());
+    ok(&mut othello, BLACK, "play black f5");
+
+    // Battleship: even before the start, and counted in the table's score.
+    let mut table = room(GameKind::Battleship);
+    ok(&mut table, BLACK, "genfleet black");
+    let events = table.forfeit(WHITE, "engine x stalls");
+    assert_eq!(events[0].text, "over black_wins forfeit: engine x stalls");
+    assert_eq!(
+        ok(&mut table, BLACK, "score").answer,
+        Ok("black 1 white 0 draws 0".to_string())
+    );
+    ok(&mut table, WHITE, "again");
+    ok(&mut table, BLACK, "genfleet black");
+}
