@@ -27,12 +27,32 @@ pub struct ConformanceArgs {
     /// (`< LINE`), among the report's lines.
     #[arg(long)]
     verbose: bool,
+    /// A line for every case, passed ones too. gogui-regress's spellings `-long` and
+    /// `-verbose` are read as `--long` and `--verbose`.
+    #[arg(long)]
+    long: bool,
     /// Write the results as JUnit XML to FILE (one testcase per case).
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
     /// `.tst` files or folders (every `.tst` file under them, sorted). Default:
     /// `conformance/`.
     paths: Vec<PathBuf>,
+}
+
+/// The command line with gogui-regress's single-dash options (`-long`, `-verbose`)
+/// after `conformance` spelt as ours.
+#[must_use]
+pub fn gogui_regress_spellings(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let Some(at) = args.iter().position(|a| a == "conformance") else {
+        return args;
+    };
+    args.into_iter()
+        .enumerate()
+        .map(|(i, arg)| match arg.to_str() {
+            Some("-long" | "-verbose") if i > at => format!("-{}", arg.to_string_lossy()).into(),
+            _ => arg,
+        })
+        .collect()
 }
 
 fn seconds(text: &str) -> Result<Duration, String> {
@@ -48,6 +68,7 @@ fn seconds(text: &str) -> Result<Duration, String> {
 pub fn run(args: ConformanceArgs) -> Result<ExitCode> {
     let mut config = Config::new(&args.engine, args.timeout).context("--engine")?;
     config.verbose = args.verbose;
+    config.long = args.long;
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from("conformance")]
     } else {

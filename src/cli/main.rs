@@ -148,7 +148,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 fn main() -> ExitCode {
-    let matches = Cli::command().get_matches();
+    let args = conformance::gogui_regress_spellings(std::env::args_os().collect());
+    let matches = Cli::command().get_matches_from(args);
     let mut cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(error) => error.exit(),

@@ -93,6 +93,7 @@ impl Config {
             args: words.collect(),
             timeout,
             verbose: false,
+            long: false,
         })
     }
 }

@@ -32,6 +32,8 @@ pub struct Config {
     pub timeout: Duration,
     /// Echo every command sent (`> LINE`) and answer read (`< LINE`) on the output.
     pub verbose: bool,
+    /// A line for every case, passed ones too (`case N passed: …`).
+    pub long: bool,
 }
 
 /// One parsed `.tst` file.
@@ -341,7 +343,9 @@ fn run_suite(
                 cases_seen = true;
                 let outcome = judge(expectation, answer);
                 summary.count(&outcome);
-                report(out, suite, step, *id, expectation, &outcome)?;
+                if config.long || outcome != Outcome::Passed {
+                    report(out, suite, step, *id, expectation, &outcome)?;
+                }
                 file.cases.push(CaseRecord {
                     id: *id,
                     line_no: step.line_no,
@@ -404,7 +408,7 @@ fn report(
     outcome: &Outcome,
 ) -> io::Result<()> {
     let (label, reason) = match outcome {
-        Outcome::Passed => return Ok(()),
+        Outcome::Passed => ("passed", None),
         Outcome::UnexpectedPass => ("unexpected pass", None),
         Outcome::Failed(reason) => ("FAILED", Some(reason)),
         Outcome::ExpectedFailure(reason) => ("expected failure", Some(reason)),

@@ -181,6 +181,29 @@ fn a_set_game_spelled_otherwise_by_list_games_is_set_up_in_that_spelling() {
 }
 
 #[test]
+fn long_lists_passed_cases_too_in_either_spelling() {
+    for flag in ["--long", "-long"] {
+        let run = conformance(&["--engine", &fake(""), flag, &fixture("fake/basic.tst")]);
+        assert_eq!(run.counts(), "9 passed, 0 failed", "{}", run.stdout);
+        run.assert_shows("basic.tst:4: case 1 passed: 1 protocol_version | expected [2]");
+        let passed = run
+            .stdout
+            .lines()
+            .filter(|l| l.contains(" passed: "))
+            .count();
+        assert_eq!(passed, 8, "{flag}: one line a passed case: {}", run.stdout);
+    }
+    // gogui-regress's -verbose is ours too.
+    let run = conformance(&[
+        "--engine",
+        &fake(""),
+        "-verbose",
+        &fixture("fake/wrong.tst"),
+    ]);
+    run.assert_shows("> 1 protocol_version");
+}
+
+#[test]
 fn an_answer_with_a_wrong_id_fails_its_case_and_the_file_goes_on() {
     // `= 2 fake` for `2 name`: a whole answer, but GTP 2 writes the id against the mark.
     let run = conformance(&["--engine", &fake("--spaced-id"), &fixture("fake/wrong.tst")]);

@@ -27,7 +27,7 @@ impl Db {
     }
 
     fn server(&self) -> Server {
-        Server::start_with(&["--db", &self.0])
+        Server::start_with(&["--db", &self.0, "--commands-per-second", "1000"])
     }
 }
 
