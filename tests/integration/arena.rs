@@ -844,31 +844,45 @@ fn records_with_moves(text: &str) -> Vec<(std::collections::HashMap<String, Stri
         .collect()
 }
 
-#[test]
-fn arena_plays_a_plain_gtp2_engine_with_standard_commands_only() {
-    let (dir, log, good, plain) = tabula_and_plain("plain", "");
-    let path = dir.join("games.pgn");
-    let path = path.to_string_lossy().to_string();
-    let stdout = arena(&[
-        "--engine",
-        &good,
-        "--engine",
-        &plain,
+/// Plays `games` Othello games with `engine_args` (each engine's words after its
+/// `--engine`), `plies` random plies each, recorded in `dir`: every game must reach
+/// its end by the rules (replayed from its record). Answers the arena's stdout.
+fn othello_games_to_the_end(
+    dir: &std::path::Path,
+    engine_args: &[&[&str]],
+    games: usize,
+    plies: usize,
+) -> String {
+    let path = file_in(dir, "games.pgn");
+    let (games_text, plies_text) = (games.to_string(), plies.to_string());
+    let mut args: Vec<&str> = Vec::new();
+    for words in engine_args {
+        args.push("--engine");
+        args.extend_from_slice(words);
+    }
+    args.extend([
         "--games",
-        "4",
+        &games_text,
         "--random-plies",
-        "4",
+        &plies_text,
         "--records",
         &path,
     ]);
-    let games = finished(&stdout);
-    assert_eq!(games.len(), 4, "{stdout}");
+    let stdout = arena(&args);
+    assert_eq!(finished(&stdout).len(), games, "{stdout}");
     let text = std::fs::read_to_string(&path).expect("records written");
     let played = records_with_moves(&text);
-    assert_eq!(played.len(), 4, "{text}");
+    assert_eq!(played.len(), games, "{text}");
     for (tags, movetext) in &played {
         replay_othello(tags, movetext);
     }
+    stdout
+}
+
+#[test]
+fn arena_plays_a_plain_gtp2_engine_with_standard_commands_only() {
+    let (dir, log, good, plain) = tabula_and_plain("plain", "");
+    let stdout = othello_games_to_the_end(&dir, &[&[&good], &[&plain]], 4, 4);
     let (w, l, d, n) = score(&stdout);
     assert_eq!((w + l + d, n), (4, 4), "{stdout}");
     // Only standard GTP 2 reached the plain engine; the openings were played in as
@@ -1476,28 +1490,12 @@ fn arena_plays_an_nboard_engine_that_answers_with_spaces() {
     // Edax writes `=== F5 0.00 0.0`: the fields apart by spaces, not slashes.
     let (dir, log, good, _) = good_and("nboard-spaces", |_| String::new());
     let nboard = format!("cmd={FAKE} nboard --spaces --log '{}'", log.display());
-    let records_path = file_in(&dir, "games.pgn");
-    let stdout = arena(&[
-        "--engine",
-        &good,
-        "--engine",
-        "name=nb",
-        &nboard,
-        "proto=nboard",
-        "--games",
-        "2",
-        "--random-plies",
-        "2",
-        "--records",
-        &records_path,
-    ]);
-    assert_eq!(finished(&stdout).len(), 2, "{stdout}");
-    let text = std::fs::read_to_string(&records_path).expect("records written");
-    let played = records_with_moves(&text);
-    assert_eq!(played.len(), 2, "{text}");
-    for (tags, movetext) in &played {
-        replay_othello(tags, movetext);
-    }
+    othello_games_to_the_end(
+        &dir,
+        &[&[&good], &["name=nb", &nboard, "proto=nboard"]],
+        2,
+        2,
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1506,25 +1504,7 @@ fn arena_spells_set_game_as_the_engine_lists_it_and_clears_the_board() {
     // A GoGui-style engine (as Edax's GTP mode): `list_games` says `Othello`,
     // `set_game othello` is refused, and `set_game` keeps the board.
     let (dir, log, good, plain) = tabula_and_plain("plain-set-game", "--set-game Othello");
-    let path = file_in(&dir, "games.pgn");
-    let stdout = arena(&[
-        "--engine",
-        &good,
-        "--engine",
-        &plain,
-        "--games",
-        "4",
-        "--random-plies",
-        "2",
-        "--records",
-        &path,
-    ]);
-    let games = finished(&stdout);
-    assert_eq!(games.len(), 4, "{stdout}");
-    let text = std::fs::read_to_string(&path).expect("records written");
-    for (tags, movetext) in &records_with_moves(&text) {
-        replay_othello(tags, movetext);
-    }
+    othello_games_to_the_end(&dir, &[&[&good], &[&plain]], 4, 2);
     let lines = logged(&log);
     assert!(lines.contains(&"list_games".to_string()), "{lines:?}");
     assert!(
