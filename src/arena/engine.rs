@@ -219,7 +219,7 @@ impl Engine {
         if version != "2"
             && version
                 .strip_prefix("2.")
-                .is_none_or(|minor| minor.trim_end_matches('0') != "")
+                .is_none_or(|minor| !minor.trim_end_matches('0').is_empty())
         {
             return Err(Failure::Garbage(format!("protocol_version {version}")));
         }
