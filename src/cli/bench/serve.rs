@@ -22,6 +22,10 @@ pub struct ServeBenchArgs {
     /// Threads driving every bot's connection (serve).
     #[arg(long, default_value_t = 1)]
     client_threads: usize,
+    /// Serve with `--db FILE` (serve): every move is on disk before its answer. The
+    /// file must not be in use; it is left as the run leaves it.
+    #[arg(long, value_name = "FILE")]
+    db: Option<String>,
 }
 
 pub fn run(args: &ServeBenchArgs, seed: u64) -> Result<()> {
@@ -36,6 +40,9 @@ pub fn run(args: &ServeBenchArgs, seed: u64) -> Result<()> {
     plan.think_ms = args.think_ms;
     plan.client_threads = args.client_threads;
     plan.seed = seed;
+    if let Some(db) = &args.db {
+        plan.server_args = vec!["--db".into(), db.clone()];
+    }
     let report = bench(&plan)?;
     println!("{report}");
     if report.finished < report.tables {
