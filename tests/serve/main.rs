@@ -662,6 +662,41 @@ fn a_long_history_comes_back_whole() {
 
 /// `tabula bench serve` on the real binary: four tables of mixed games, each played
 /// to its end by bots over WebSocket, and the figures printed in their shape.
+/// `bench serve --db FILE` serves with that database: the server creates it.
+#[test]
+fn bench_serve_with_a_database_keeps_its_tables_there() {
+    let path = format!(
+        "{}/bench-{}.db",
+        env!("CARGO_TARGET_TMPDIR"),
+        std::process::id()
+    );
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{path}{suffix}"));
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args([
+            "bench",
+            "serve",
+            "--tables",
+            "3",
+            "--serve-games",
+            "othello",
+            "--db",
+            &path,
+        ])
+        .output()
+        .expect("tabula runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("games 3 of 3 finished in "), "{stdout}");
+    // The server made the file: an SQLite database.
+    let bytes = std::fs::read(&path).expect("the database was written");
+    assert!(bytes.starts_with(b"SQLite format 3\0"), "not a database");
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{path}{suffix}"));
+    }
+}
+
 #[test]
 fn bench_serve_plays_every_table_to_the_end() {
     let output = Command::new(env!("CARGO_BIN_EXE_tabula"))
