@@ -147,8 +147,8 @@ pub struct Engine {
     client: Client,
     /// The names its `list_commands` gave (empty if it refused the command).
     commands: Vec<String>,
-    /// The games its `list_games` named, in its own spelling (empty if it has none).
-    games: Vec<String>,
+    /// Its `list_games` answer (empty if it has none).
+    games: String,
     /// For an NBoard engine: the game the adapter keeps ([`super::nboard`]).
     nboard: Option<super::nboard::State>,
 }
@@ -191,7 +191,7 @@ impl Engine {
         Ok(Engine {
             client,
             commands: Vec::new(),
-            games: Vec::new(),
+            games: String::new(),
             nboard: None,
         })
     }
@@ -241,7 +241,7 @@ impl Engine {
         };
         if self.knows("list_games") {
             match self.ask("list_games", timeout) {
-                Ok(list) => self.games = list.lines().map(|g| g.trim().to_string()).collect(),
+                Ok(list) => self.games = list,
                 Err(Failure::Refused(_)) => {}
                 Err(failure) => return Err(failure),
             }
@@ -256,11 +256,7 @@ impl Engine {
     /// (compared without case), else in ours.
     #[must_use]
     pub fn set_game(&self, game: GameKind) -> String {
-        let name = self
-            .games
-            .iter()
-            .find(|g| g.eq_ignore_ascii_case(game.name()))
-            .map_or(game.name(), String::as_str);
+        let name = client::listed_spelling(&self.games, game.name()).unwrap_or(game.name());
         format!("set_game {name}")
     }
 

@@ -61,6 +61,15 @@ pub fn aborted() -> bool {
     ABORT.load(Ordering::SeqCst)
 }
 
+/// How an engine spells `game` in its `list_games` answer (one name a line, compared
+/// without case, as GoGui's engines list them: Edax says `Othello`), if it lists it.
+#[must_use]
+pub fn listed_spelling<'a>(list: &'a str, game: &str) -> Option<&'a str> {
+    list.lines()
+        .map(str::trim)
+        .find(|listed| listed.eq_ignore_ascii_case(game))
+}
+
 /// Splits a command line into words as a POSIX shell does (quotes group, a backslash
 /// escapes), without expanding anything.
 pub fn split_words(text: &str) -> Result<Vec<String>, String> {

@@ -232,11 +232,7 @@ fn respelled_set_game(
     if list.status != AnswerStatus::Success {
         return None;
     }
-    let spelling = list
-        .text
-        .lines()
-        .map(str::trim)
-        .find(|g| g.eq_ignore_ascii_case(game) && *g != game)?;
+    let spelling = crate::client::listed_spelling(&list.text, game).filter(|g| *g != game)?;
     let respelled = format!("set_game {spelling}");
     let answer = engine.ask(&respelled, None, timeout).ok()?;
     Some((respelled, answer))
