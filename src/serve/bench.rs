@@ -515,20 +515,28 @@ pub fn run(plan: &Plan) -> Result<Report> {
     let sampling = Arc::new(AtomicBool::new(true));
     let peak_descriptors = Arc::new(AtomicUsize::new(0));
     let pid = server.child.id();
+    let sample = {
+        let peak = Arc::clone(&peak_descriptors);
+        move || {
+            if let Ok(dir) = std::fs::read_dir(format!("/proc/{pid}/fd")) {
+                peak.fetch_max(dir.count(), Ordering::Relaxed);
+            }
+        }
+    };
     let sampler = {
-        let (sampling, peak) = (Arc::clone(&sampling), Arc::clone(&peak_descriptors));
+        let (sampling, sample) = (Arc::clone(&sampling), sample.clone());
         std::thread::spawn(move || {
             while sampling.load(Ordering::Relaxed) {
-                if let Ok(dir) = std::fs::read_dir(format!("/proc/{pid}/fd")) {
-                    peak.fetch_max(dir.count(), Ordering::Relaxed);
-                }
+                sample();
                 std::thread::sleep(Duration::from_millis(50));
             }
         })
     };
     let server_pid = pid.to_string();
     let cpu_before = (cpu_time(&server_pid), cpu_time("self"));
-    let played = runtime.block_on(play_tables(plan, &server.address));
+    // Once more when every seat is connected, before any game can end: the peak is
+    // then at least the connections, however short the games.
+    let played = runtime.block_on(play_tables(plan, &server.address, &sample));
     let cpu_after = (cpu_time(&server_pid), cpu_time("self"));
     let spent =
         |before: Option<Duration>, after: Option<Duration>| Some(after?.saturating_sub(before?));
@@ -562,7 +570,11 @@ pub fn run(plan: &Plan) -> Result<Report> {
 }
 
 /// Opens the tables, connects every seat, then plays every game at once.
-async fn play_tables(plan: &Plan, address: &str) -> Result<(Duration, Vec<(Played, Played)>)> {
+async fn play_tables(
+    plan: &Plan,
+    address: &str,
+    all_connected: &dyn Fn(),
+) -> Result<(Duration, Vec<(Played, Played)>)> {
     let mut seats = Vec::with_capacity(plan.tables);
     for table in 0..plan.tables {
         let kind = plan.games.of_table(table);
@@ -572,6 +584,7 @@ async fn play_tables(plan: &Plan, address: &str) -> Result<(Duration, Vec<(Playe
         let white = Seat::connect(address, &invite).await?;
         seats.push((kind, black, white));
     }
+    all_connected();
     let started = Instant::now();
     let mut tasks = Vec::with_capacity(2 * plan.tables);
     for (table, (kind, black, white)) in seats.into_iter().enumerate() {
