@@ -87,6 +87,19 @@ fn a_misspelt_name_fails_with_the_list_of_values() {
         "rm, uct",
     );
     refused_before_the_run(
+        &[
+            "bench",
+            "shell",
+            "--exploit",
+            "2",
+            "--exploit-against",
+            "windows,gnugo",
+        ],
+        "gnugo",
+        "--exploit-against",
+        "windows, greedy, search",
+    );
+    refused_before_the_run(
         &["bench", "clock", "--clock-for", "othello,chess"],
         "chess",
         "--clock-for",
@@ -201,4 +214,32 @@ fn names_keep_being_read_in_any_case() {
     let mut engine = Engine::start(&["--game", "SHELL", "--player", "Greedy"]);
     engine.ok("boardsize 9");
     assert_eq!(engine.refused("boardsize 8"), "unacceptable size");
+}
+
+/// `bench shell --exploit` plays the two-turn exploiter against the opponents it is
+/// asked for only, games shared between threads: against the predictable
+/// threat-builder it wins every game.
+#[test]
+fn the_exploiter_bench_plays_the_opponents_it_is_given() {
+    let output = tabula(&[
+        "bench",
+        "shell",
+        "--exploit",
+        "4",
+        "--exploit-depth",
+        "2",
+        "--exploit-against",
+        "windows",
+        "--exploit-jobs",
+        "2",
+    ]);
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(lines[0].contains("--exploit-depth 2 "), "{stdout}");
+    assert!(
+        lines[1].starts_with("exploiter vs windows 4 games: 4 wins 0 draws 0 losses"),
+        "{stdout}"
+    );
 }

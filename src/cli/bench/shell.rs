@@ -20,6 +20,7 @@ use tabula::games::shell::{Cell, Position};
 use tabula::games::{Color, Outcome};
 use tabula::rng::Rng;
 
+use super::shell_exploit::Victim;
 use crate::values::named;
 
 /// The names of the search's selections, as `Selection::from_name` reads them.
@@ -67,6 +68,24 @@ pub struct ShellArgs {
     /// mixed strategy each turn (shell).
     #[arg(long, default_value_t = 8)]
     pub(super) exploit_samples: u32,
+    /// Turns the exploiter searches, the opponent's later picks chance nodes drawn
+    /// from its strategy estimated again in each position (shell; 1: one turn).
+    #[arg(long, default_value_t = 2)]
+    pub(super) exploit_depth: u32,
+    /// Own cells the exploiter searches deeper at each turn above its last (shell).
+    #[arg(long, default_value_t = 4)]
+    pub(super) exploit_breadth: usize,
+    /// The exploiter's opponents, comma-separated: windows, greedy, search (shell).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "windows,greedy,search",
+        value_parser = named(Victim::NAMES, Victim::from_name)
+    )]
+    pub(super) exploit_against: Vec<Victim>,
+    /// Exploiter games played at once, each on its own thread (shell).
+    #[arg(long, default_value_t = 1)]
+    pub(super) exploit_jobs: u32,
     /// Seed of every random choice: the bench's `--seed`.
     #[arg(skip)]
     pub seed: u64,
