@@ -15,7 +15,8 @@
 //!   from `TT_EMPTIES` empties on, with enhanced transposition cut-offs (children
 //!   looked up first) from `ETC_EMPTIES`.
 //! - `3 ≤ n ≤ SHALLOW`: no sorting, empties in odd quadrants first (parity); the
-//!   stability cut-off from 4 empties.
+//!   stability cut-off from 4 empties; 4 empties have a function of their own
+//!   (`last4`).
 //! - the last two empties unrolled, and the very last one counted without making the
 //!   move (`last1`).
 //!
@@ -224,6 +225,20 @@ impl<'a> Solver<'a> {
     }
 }
 
+/// Fail-soft bookkeeping of a child's `score`: raises `best` and `alpha` where it
+/// beats them; true when it reaches `beta` (the node is cut).
+#[inline(always)]
+fn raise(best: &mut i32, alpha: &mut i32, score: i32, beta: i32) -> bool {
+    if score > *best {
+        *best = score;
+        if score > *alpha {
+            *alpha = score;
+            return score >= beta;
+        }
+    }
+    false
+}
+
 /// Stability cut-off: an upper bound from the opponent's stable discs, when it
 /// already fails low against `alpha`. Only tried when `alpha` is at least half the
 /// empties (below that a cut-off needs more stable discs than a position has;
@@ -287,6 +302,44 @@ macro_rules! last2 {
             } else {
                 final_score(board)
             }
+        }
+    }};
+}
+
+/// The score of the last three empties of `$board`, tried in the order of
+/// `$squares` (see [`parity_order3`]); the two left after a move go to [`last2!`]
+/// lower square first. A pass loops once with the sides swapped. A macro for the
+/// same reason as [`last2!`]: `last4` gets it inlined (it uses the `play`, `moves`
+/// and `flips` of the copy it is expanded in).
+macro_rules! last3 {
+    ($solver:expr, $board:expr, $alpha:expr, $beta:expr, $squares:expr) => {{
+        let (solver, board, alpha, beta): (&mut Solver<'_>, &Board, i32, i32) =
+            ($solver, $board, $alpha, $beta);
+        let squares: [u32; 3] = $squares;
+        let (mut board, mut alpha, mut beta, mut sign) = (*board, alpha, beta, 1);
+        let empty = board.empty();
+        'last3: loop {
+            solver.nodes += 1;
+            let mut best = LOSS;
+            for square in squares {
+                let Some(next) = play(&board, square) else {
+                    continue;
+                };
+                let rest = empty & !(1u64 << square);
+                let (first, second) = (rest.trailing_zeros(), (rest & (rest - 1)).trailing_zeros());
+                let score = -last2!(solver, &next, -beta, -alpha, first, second);
+                if raise(&mut best, &mut alpha, score, beta) {
+                    break 'last3 sign * best;
+                }
+            }
+            if best > LOSS {
+                break 'last3 sign * best;
+            }
+            let passed = board.passed();
+            if moves(passed.player, passed.opponent) == 0 {
+                break 'last3 sign * final_score(&board);
+            }
+            (board, alpha, beta, sign) = (passed, -beta, -alpha, -sign);
         }
     }};
 }
@@ -637,8 +690,9 @@ macro_rules! search_functions {
             }
         }
 
-        /// Alpha-beta without sorting for 3 to [`SHALLOW`] empties (fewer are
-        /// passed on to the unrolled paths): empties of odd quadrants first. With
+        /// Alpha-beta without sorting for 5 to [`SHALLOW`] empties (fewer are
+        /// passed on to [`last4`] and the unrolled paths): empties of odd quadrants
+        /// first. With
         /// `legal` (the moves of `board`, where the caller has them) only those
         /// squares are tried; otherwise every empty one.
         $(#[$feature])*
@@ -666,12 +720,13 @@ macro_rules! search_functions {
                     return last2(solver, board, alpha, beta, first, second);
                 }
                 3 => return last3(solver, board, alpha, beta, parity_order3(empty)),
+                // Its own search: only legal moves flip discs, so trying every
+                // empty square visits the same nodes as trying `legal`.
+                4 => return last4(solver, board, alpha, beta),
                 _ => {}
             }
             solver.nodes += 1;
-            if n >= 4
-                && let Some(bound) = stability_cut(board, alpha, n)
-            {
+            if let Some(bound) = stability_cut(board, alpha, n) {
                 return bound;
             }
             let odd = odd_quadrants(empty);
@@ -690,20 +745,13 @@ macro_rules! search_functions {
                         };
                         next
                     };
-                    let score = if n == 4 {
-                        let order = parity_order3(empty & !(1u64 << square));
-                        -last3(solver, &next, -beta, -alpha, order)
+                    let score = if n == 5 {
+                        -last4(solver, &next, -beta, -alpha)
                     } else {
                         -shallow(solver, &next, None, -beta, -alpha, n - 1)
                     };
-                    if score > best {
-                        best = score;
-                        if score > alpha {
-                            alpha = score;
-                            if alpha >= beta {
-                                return best;
-                            }
-                        }
+                    if raise(&mut best, &mut alpha, score, beta) {
+                        return best;
                     }
                 }
             }
@@ -714,6 +762,44 @@ macro_rules! search_functions {
                     return final_score(board);
                 }
                 return -shallow(solver, &passed, Some(replies), -beta, -alpha, n);
+            }
+            best
+        }
+
+        /// The last four empties: the stability cut-off, then the empties of odd
+        /// quadrants first, lowest first (the order [`shallow`] gives them), each
+        /// child's three in the order of [`parity_order3`]. A pass searches the
+        /// same four for the opponent.
+        $(#[$feature])*
+        fn last4(solver: &mut Solver<'_>, board: &Board, mut alpha: i32, beta: i32) -> i32 {
+            solver.nodes += 1;
+            if let Some(bound) = stability_cut(board, alpha, 4) {
+                return bound;
+            }
+            let empty = board.empty();
+            let odd = odd_quadrants(empty);
+            let mut best = LOSS;
+            for group in [odd, empty & !odd] {
+                let mut rest = group;
+                while rest != 0 {
+                    let square = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let Some(next) = play(board, square) else {
+                        continue;
+                    };
+                    let order = parity_order3(empty & !(1u64 << square));
+                    let score = -last3!(solver, &next, -beta, -alpha, order);
+                    if raise(&mut best, &mut alpha, score, beta) {
+                        return best;
+                    }
+                }
+            }
+            if best == LOSS {
+                let passed = board.passed();
+                if moves(passed.player, passed.opponent) == 0 {
+                    return final_score(board);
+                }
+                return -last4(solver, &passed, -beta, -alpha);
             }
             best
         }
@@ -737,9 +823,7 @@ macro_rules! search_functions {
             }
         }
 
-        /// The last three empties, tried in the order of `squares` (see
-        /// [`parity_order3`]); the two left after a move go to [`last2!`] lower
-        /// square first. A pass loops once with the sides swapped.
+        /// The last three empties (see [`last3!`]).
         $(#[$feature])*
         fn last3(
             solver: &mut Solver<'_>,
@@ -748,37 +832,7 @@ macro_rules! search_functions {
             beta: i32,
             squares: [u32; 3],
         ) -> i32 {
-            let (mut board, mut alpha, mut beta, mut sign) = (*board, alpha, beta, 1);
-            let empty = board.empty();
-            loop {
-                solver.nodes += 1;
-                let mut best = LOSS;
-                for square in squares {
-                    let Some(next) = play(&board, square) else {
-                        continue;
-                    };
-                    let rest = empty & !(1u64 << square);
-                    let (first, second) = (rest.trailing_zeros(), (rest & (rest - 1)).trailing_zeros());
-                    let score = -last2!(solver, &next, -beta, -alpha, first, second);
-                    if score > best {
-                        best = score;
-                        if score > alpha {
-                            alpha = score;
-                            if alpha >= beta {
-                                return sign * best;
-                            }
-                        }
-                    }
-                }
-                if best > LOSS {
-                    return sign * best;
-                }
-                let passed = board.passed();
-                if moves(passed.player, passed.opponent) == 0 {
-                    return sign * final_score(&board);
-                }
-                (board, alpha, beta, sign) = (passed, -beta, -alpha, -sign);
-            }
+            last3!(solver, board, alpha, beta, squares)
         }
 
         /// The last two empties, `first` and `second` (see [`last2!`]).
