@@ -15,7 +15,15 @@
 //! by fleet: the mean paired difference of misses, played out and with the control
 //! variate, with its standard error. `--move-ms` gives each shot a deadline (the
 //! misses then depend on the machine's load; without it they depend only on the
-//! seed).
+//! seed). Each set reports the wall time per shot and the process's CPU time per
+//! shot (the figure to trust on a loaded machine; with `--threads` above 1 it sums
+//! the threads, still per shot).
+//!
+//! `--styles` adds the placement styles: fleets of each style of
+//! [`styles::Style`] and of the placer, each played by the first hunter with the
+//! uniform prior and with the adaptive one (its posterior updated with each fleet
+//! after its game, as at one table), with each style's cost to the uniform-prior
+//! hunter and the share of it the adaptive prior recovers.
 
 use std::time::{Duration, Instant};
 
@@ -427,16 +435,24 @@ fn run_styles(settings: &Settings) -> Result<()> {
             .map(|(a, p)| f64::from(a.misses) - f64::from(p.misses))
             .collect();
         let (d, dse) = mean_se(&diffs);
-        let (u, use_) = *base.get_or_insert((m, se));
-        let cost = m - u;
-        let cost_se = (se * se + use_ * use_).sqrt();
-        let recovered = if cost > 0.0 {
-            format!(" ({:.0} % of the cost)", -d / cost * 100.0)
-        } else {
-            String::new()
+        let (cost, recovered) = match base {
+            None => {
+                base = Some((m, se));
+                ("the reference".to_string(), String::new())
+            }
+            Some((u, use_)) => {
+                let cost = m - u;
+                let cost_se = (se * se + use_ * use_).sqrt();
+                let recovered = if cost > 0.0 {
+                    format!(" ({:.0} % of the cost)", -d / cost * 100.0)
+                } else {
+                    String::new()
+                };
+                (format!("cost {cost:+.2} (se {cost_se:.2})"), recovered)
+            }
         };
         println!(
-            "  {name:>8}: uniform prior {m:6.2} (se {se:.2}), cost {cost:+.2} (se {cost_se:.2}); \
+            "  {name:>8}: uniform prior {m:6.2} (se {se:.2}), {cost}; \
              adaptive {:6.2}, paired {d:+.2} (se {dse:.2}){recovered}; posterior at the end {}{cpu}",
             mean_misses(&adaptive),
             Style::ALL
