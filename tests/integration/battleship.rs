@@ -360,7 +360,10 @@ fn the_bench_plays_the_learned_hunter_and_the_placement_styles() {
         .expect("the bench runs");
     assert!(output.status.success(), "{output:?}");
     let text = String::from_utf8(output.stdout).expect("utf-8");
-    assert!(text.contains("learned (candidates 6, margin 0)"), "{text}");
+    assert!(
+        text.contains("learned (candidates 4, margin 0.2)"),
+        "{text}"
+    );
     assert_eq!(text.matches("paired difference").count(), 1, "{text}");
     assert!(text.contains("CPU"), "{text}");
     let styles: Vec<&str> = text
@@ -370,9 +373,15 @@ fn the_bench_plays_the_learned_hunter_and_the_placement_styles() {
         .lines()
         .skip(1)
         .collect();
-    for (line, name) in styles.iter().zip(["uniform", "border", "compact", "placer"]) {
+    for (line, name) in styles
+        .iter()
+        .zip(["uniform", "border", "compact", "placer"])
+    {
         assert!(line.trim_start().starts_with(name), "{line}");
-        assert!(line.contains("adaptive") && line.contains("posterior at the end"), "{line}");
+        assert!(
+            line.contains("adaptive") && line.contains("posterior at the end"),
+            "{line}"
+        );
     }
     assert_eq!(styles.len(), 4, "{text}");
 }

@@ -249,8 +249,8 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            candidates: 6,
-            margin: 0.0,
+            candidates: 4,
+            margin: 0.2,
         }
     }
 }

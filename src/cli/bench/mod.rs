@@ -45,11 +45,11 @@ pub struct BenchArgs {
     #[arg(long)]
     styles: bool,
     /// Battleship learned hunter: candidate shots scored.
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = 4)]
     learned_candidates: usize,
     /// Battleship learned hunter: misses by which a candidate must beat the hunter's
     /// own shot.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.2)]
     learned_margin: f64,
     /// Battleship rollout hunter: candidate shots scored.
     #[arg(long, default_value_t = 4)]
