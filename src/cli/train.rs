@@ -1,4 +1,5 @@
-//! `tabula train`: makes the Othello pattern weights.
+//! `tabula train`: makes the Othello pattern weights, and the Battleship hunter's
+//! (`tabula train battleship --out src/ai/battleship/hunter.weights`).
 //!
 //! `tabula train selfplay --games N --out FILE` plays self-play games on several
 //! threads and appends their labelled positions to a data file (17 bytes a sample);
@@ -31,6 +32,32 @@ enum Step {
     Selfplay(SelfplayArgs),
     /// Fits pattern weights to labelled positions.
     Fit(FitArgs),
+    /// Battleship: fits the learned hunter's value of the misses to come on the
+    /// hunter's own games, samples the placement styles' tables, and writes both
+    /// (the format of `src/ai/battleship/hunter.weights`, built into the engine).
+    Battleship(BattleshipArgs),
+}
+
+#[derive(Args)]
+struct BattleshipArgs {
+    /// Games of the hunter against uniform fleets (game i from seed SEED + i).
+    #[arg(long, default_value_t = 300)]
+    games: u64,
+    /// Fleets of each placement style for the style tables.
+    #[arg(long, default_value_t = 1000)]
+    style_fleets: usize,
+    /// Seed of the fleets and the hunter.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads playing games.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Ridge penalty per sample.
+    #[arg(long, default_value_t = 1e-4)]
+    ridge: f64,
+    /// Where to write the weights.
+    #[arg(long)]
+    out: String,
 }
 
 #[derive(Args)]
@@ -105,7 +132,62 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     match &args.step {
         Step::Selfplay(args) => selfplay(args),
         Step::Fit(args) => fit_files(args),
+        Step::Battleship(args) => battleship(args),
     }
+}
+
+fn battleship(args: &BattleshipArgs) -> Result<()> {
+    use tabula::ai::battleship::hunter::Effort;
+    use tabula::ai::battleship::learned::{FEATURE_NAMES, fit, training_data};
+    use tabula::ai::battleship::styles::StyleTables;
+    let started = Instant::now();
+    let samples = training_data(args.games, args.seed, &Effort::FULL, args.threads.max(1));
+    eprintln!(
+        "{} games, {} samples in {:.0} s",
+        args.games,
+        samples.len(),
+        started.elapsed().as_secs_f64()
+    );
+    // The last tenth of the games' samples held out to measure the fit.
+    let cut = samples.len() - samples.len() / 10;
+    let (train, held) = samples.split_at(cut);
+    let (value, rmse) = fit(train, args.ridge);
+    let held_sse: f64 = held
+        .iter()
+        .map(|s| (value.of_features(&s.features) - s.misses).powi(2))
+        .sum();
+    let held_rmse = (held_sse / held.len().max(1) as f64).sqrt();
+    let (value, _) = fit(&samples, args.ridge);
+    println!(
+        "value of the misses to come: rms error {rmse:.3} on {} samples, {held_rmse:.3} held out ({} samples)",
+        train.len(),
+        held.len()
+    );
+    for (name, w) in FEATURE_NAMES.iter().zip(value.weights) {
+        println!("  {name:>18} {w:+.4}");
+    }
+    let started = Instant::now();
+    let tables = StyleTables::sample(args.style_fleets, args.seed);
+    eprintln!(
+        "style tables from {} fleets each in {:.0} s",
+        args.style_fleets,
+        started.elapsed().as_secs_f64()
+    );
+    let text = format!(
+        "# The Battleship hunter's weights: tabula train battleship --games {} --style-fleets {} --seed {} --ridge {}\n\
+         # value: the learned hunter's misses to come, one weight per feature ({}).\n\
+         # cells STYLE LEN: the share of that length's ship cells on each cell; footprint STYLE: the share of each footprint bucket.\n\
+         {}\n{}",
+        args.games,
+        args.style_fleets,
+        args.seed,
+        args.ridge,
+        FEATURE_NAMES.join(", "),
+        value.line(),
+        tables.lines()
+    );
+    std::fs::write(&args.out, text).with_context(|| format!("writing {}", args.out))?;
+    Ok(())
 }
 
 fn selfplay(args: &SelfplayArgs) -> Result<()> {

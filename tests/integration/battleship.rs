@@ -340,3 +340,48 @@ fn the_bench_pairs_hunters_on_the_same_fleets_and_seeds() {
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("unknown hunter"));
 }
+
+#[test]
+fn the_bench_plays_the_learned_hunter_and_the_placement_styles() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args([
+            "bench",
+            "battleship",
+            "--fleets",
+            "1",
+            "--seed",
+            "4",
+            "--uniform-only",
+            "--hunters",
+            "default,learned",
+            "--styles",
+        ])
+        .output()
+        .expect("the bench runs");
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8(output.stdout).expect("utf-8");
+    assert!(
+        text.contains("learned (candidates 4, margin 0.2)"),
+        "{text}"
+    );
+    assert_eq!(text.matches("paired difference").count(), 1, "{text}");
+    assert!(text.contains("CPU"), "{text}");
+    let styles: Vec<&str> = text
+        .split("placement styles")
+        .nth(1)
+        .expect("the styles' section")
+        .lines()
+        .skip(1)
+        .collect();
+    for (line, name) in styles
+        .iter()
+        .zip(["uniform", "border", "compact", "placer"])
+    {
+        assert!(line.trim_start().starts_with(name), "{line}");
+        assert!(
+            line.contains("adaptive") && line.contains("posterior at the end"),
+            "{line}"
+        );
+    }
+    assert_eq!(styles.len(), 4, "{text}");
+}

@@ -65,6 +65,9 @@ pub fn weights(view: &View, rng: &mut Rng, limits: &Limits<'_>) -> ([f64; 100], 
 pub struct Belief {
     pub p: [f64; 100],
     pub worth: [f64; 100],
+    /// Per ship length (index `len - 1`), the probability of a ship of that length
+    /// on each open cell (the estimate counts every ship as longer than a boat).
+    pub by_length: [[f64; 100]; 4],
     pub samples: Vec<u128>,
     pub source: Source,
 }
@@ -72,7 +75,7 @@ pub struct Belief {
 impl Belief {
     /// A belief from per-length cell probabilities (index `len - 1`), kept on the
     /// open cells of `view` only.
-    fn from_lengths(
+    pub(crate) fn from_lengths(
         view: &View,
         by_length: &[[f64; 100]; 4],
         samples: Vec<u128>,
@@ -80,19 +83,24 @@ impl Belief {
     ) -> Belief {
         let mut p = [0.0; 100];
         let mut worth = [0.0; 100];
+        let mut kept = [[0.0; 100]; 4];
         for cell in view.open_cells() {
             let i = cell.index();
-            for (row, v) in by_length.iter().zip(HIT_VALUE) {
+            for ((row, v), out) in by_length.iter().zip(HIT_VALUE).zip(kept.iter_mut()) {
                 let x = row.get(i).copied().unwrap_or(0.0);
-                if let (Some(a), Some(b)) = (p.get_mut(i), worth.get_mut(i)) {
+                if let (Some(a), Some(b), Some(k)) =
+                    (p.get_mut(i), worth.get_mut(i), out.get_mut(i))
+                {
                     *a += x;
                     *b += v * x;
+                    *k = x;
                 }
             }
         }
         Belief {
             p,
             worth,
+            by_length: kept,
             samples,
             source,
         }
@@ -173,6 +181,7 @@ pub fn belief_with(
     Belief {
         p,
         worth: p,
+        by_length: [[0.0; 100], p, [0.0; 100], [0.0; 100]],
         samples: Vec::new(),
         source: Source::Estimate,
     }
@@ -222,7 +231,7 @@ fn sampled(
 }
 
 /// Every placement of a ship of `len` cells on the board.
-fn placements(len: usize) -> impl Iterator<Item = Ship> {
+pub(crate) fn placements(len: usize) -> impl Iterator<Item = Ship> {
     let len = i32::try_from(len).unwrap_or(1);
     let dirs: &[(i32, i32)] = if len == 1 {
         &[(1, 0)]

@@ -11,6 +11,10 @@
 //! - [`hunter`]: the shot at the open cell most likely to hold a ship.
 //! - [`rollout`]: the shot of fewest expected misses to come, by Monte Carlo rollouts
 //!   of the hunter over fleets drawn from its belief.
+//! - [`learned`]: one step of look-ahead over a fitted value of the misses to come,
+//!   the rollouts' cheap stand-in.
+//! - [`styles`]: the adaptive placement prior, a posterior over placement styles
+//!   learnt from the fleets seen at one table.
 //! - [`placer`]: uniform fleets and the `genfleet` mixture.
 //! - [`parity`]: the simple parity hunter, kept as the `greedy` baseline.
 //!
@@ -22,18 +26,79 @@ pub mod boats;
 pub mod count;
 pub mod exact;
 pub mod hunter;
+pub mod learned;
 pub mod parity;
 pub mod placer;
 pub mod rollout;
 pub mod sample;
+pub mod styles;
 
 pub use hunter::hunt;
 pub use parity::parity_hunt;
 pub use placer::{place, random_fleet};
 
-use crate::games::battleship::{ShipType, View};
-#[cfg(doc)]
+use crate::ai::Limits;
+use crate::games::battleship::{Cell, ShipType, View};
 use crate::rng::Rng;
+
+/// Which hunter fires (`set_option hunter`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HunterKind {
+    /// [`hunter::hunt`]: the open cell of highest worth.
+    Greedy,
+    /// [`rollout::hunt`]: Monte Carlo rollouts of the greedy hunter (slow: 100 ms
+    /// and more a shot; the limits cut it short).
+    Rollout,
+    /// [`learned::hunt`]: one step of look-ahead over the built-in value.
+    Learned,
+}
+
+impl HunterKind {
+    /// Every hunter, in the order of the option's values.
+    pub const ALL: [HunterKind; 3] = [HunterKind::Greedy, HunterKind::Rollout, HunterKind::Learned];
+
+    /// The hunter's name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            HunterKind::Greedy => "greedy",
+            HunterKind::Rollout => "rollout",
+            HunterKind::Learned => "learned",
+        }
+    }
+
+    /// The hunter named `name` (any case).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<HunterKind> {
+        HunterKind::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(name))
+    }
+}
+
+/// The shot of hunter `kind` at the sea seen in `view`, its belief tilted by `tilt`
+/// (the adaptive placement prior) where the hunter uses one (not the rollouts).
+pub fn hunt_as(
+    kind: HunterKind,
+    view: &View,
+    rng: &mut Rng,
+    limits: &Limits<'_>,
+    tilt: Option<&styles::Tilt>,
+) -> Option<Cell> {
+    match (kind, tilt) {
+        (HunterKind::Greedy, None) => hunt(view, rng, limits),
+        (HunterKind::Greedy, Some(tilt)) => styles::hunt(view, rng, limits, tilt),
+        (HunterKind::Rollout, _) => rollout::hunt(view, rng, limits, &rollout::Settings::default()),
+        (HunterKind::Learned, tilt) => learned::hunt(
+            view,
+            rng,
+            limits,
+            learned::Value::builtin(),
+            &learned::Settings::default(),
+            tilt,
+        ),
+    }
+}
 
 /// The number of ships afloat, for callers that want to report progress.
 #[must_use]

@@ -123,7 +123,8 @@ pub fn border_fleet(rng: &mut Rng) -> Fleet {
 }
 
 /// The area of the ships and their rings.
-fn footprint(fleet: &Fleet) -> usize {
+#[must_use]
+pub fn footprint(fleet: &Fleet) -> usize {
     fleet
         .ships()
         .iter()

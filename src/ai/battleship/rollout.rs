@@ -218,7 +218,7 @@ pub fn hunt(view: &View, rng: &mut Rng, limits: &Limits<'_>, settings: &Settings
 }
 
 /// `first`, then the open cells of highest worth (ties by index), `k` in all.
-fn candidates(view: &View, worth: &[f64; 100], first: Cell, k: usize) -> Vec<Cell> {
+pub(crate) fn candidates(view: &View, worth: &[f64; 100], first: Cell, k: usize) -> Vec<Cell> {
     let mut rest: Vec<Cell> = view.open_cells().filter(|&c| c != first).collect();
     let w = |c: &Cell| worth.get(c.index()).copied().unwrap_or(0.0);
     rest.sort_by(|a, b| w(b).total_cmp(&w(a)).then(a.index().cmp(&b.index())));

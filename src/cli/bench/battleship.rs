@@ -15,7 +15,15 @@
 //! by fleet: the mean paired difference of misses, played out and with the control
 //! variate, with its standard error. `--move-ms` gives each shot a deadline (the
 //! misses then depend on the machine's load; without it they depend only on the
-//! seed).
+//! seed). Each set reports the wall time per shot and the process's CPU time per
+//! shot (the figure to trust on a loaded machine; with `--threads` above 1 it sums
+//! the threads, still per shot).
+//!
+//! `--styles` adds the placement styles: fleets of each style of
+//! [`styles::Style`] and of the placer, each played by the first hunter with the
+//! uniform prior and with the adaptive one (its posterior updated with each fleet
+//! after its game, as at one table), with each style's cost to the uniform-prior
+//! hunter and the share of it the adaptive prior recovers.
 
 use std::time::{Duration, Instant};
 
@@ -23,8 +31,9 @@ use anyhow::{Result, bail};
 
 use tabula::ai::Limits;
 use tabula::ai::battleship::boats::{LastBoats, last_boats};
-use tabula::ai::battleship::rollout;
+use tabula::ai::battleship::styles::{Posterior, Style, StyleTables, Tilt};
 use tabula::ai::battleship::{hunt, place, random_fleet};
+use tabula::ai::battleship::{learned, rollout, styles};
 use tabula::games::battleship::{Cell, Fleet, ShotResult, View};
 use tabula::rng::Rng;
 
@@ -35,6 +44,8 @@ pub enum Hunter {
     Default,
     /// The rollout hunter ([`rollout::hunt`]) with its settings.
     Rollout(rollout::Settings),
+    /// The learned hunter ([`learned::hunt`]) with the built-in value.
+    Learned(learned::Settings),
 }
 
 impl Hunter {
@@ -42,11 +53,16 @@ impl Hunter {
     ///
     /// # Errors
     /// An unknown name.
-    pub fn named(name: &str, settings: rollout::Settings) -> Result<Hunter> {
+    pub fn named(
+        name: &str,
+        settings: rollout::Settings,
+        learned: learned::Settings,
+    ) -> Result<Hunter> {
         match name {
-            "default" => Ok(Hunter::Default),
+            "default" | "greedy" => Ok(Hunter::Default),
             "rollout" => Ok(Hunter::Rollout(settings)),
-            other => bail!("unknown hunter {other:?} (hunters: default, rollout)"),
+            "learned" => Ok(Hunter::Learned(learned)),
+            other => bail!("unknown hunter {other:?} (hunters: default, rollout, learned)"),
         }
     }
 
@@ -57,13 +73,26 @@ impl Hunter {
                 "rollout (candidates {}, fleets {}, sweeps {}+{}, margin {})",
                 s.candidates, s.fleets, s.effort.burn_in, s.effort.sweeps, s.margin
             ),
+            Hunter::Learned(s) => {
+                format!("learned (candidates {}, margin {})", s.candidates, s.margin)
+            }
         }
     }
 
-    fn shoot(&self, view: &View, rng: &mut Rng, limits: &Limits<'_>) -> Option<Cell> {
-        match self {
-            Hunter::Default => hunt(view, rng, limits),
-            Hunter::Rollout(settings) => rollout::hunt(view, rng, limits, settings),
+    fn shoot(
+        &self,
+        view: &View,
+        rng: &mut Rng,
+        limits: &Limits<'_>,
+        tilt: Option<&Tilt>,
+    ) -> Option<Cell> {
+        match (self, tilt) {
+            (Hunter::Default, None) => hunt(view, rng, limits),
+            (Hunter::Default, Some(tilt)) => styles::hunt(view, rng, limits, tilt),
+            (Hunter::Rollout(settings), _) => rollout::hunt(view, rng, limits, settings),
+            (Hunter::Learned(settings), tilt) => {
+                learned::hunt(view, rng, limits, learned::Value::builtin(), settings, tilt)
+            }
         }
     }
 }
@@ -79,6 +108,9 @@ pub struct Settings {
     pub move_ms: u64,
     /// Whether the placer's fleets are played too.
     pub placer: bool,
+    /// Whether each placement style's fleets are played by the first hunter with the
+    /// uniform and with the adaptive prior.
+    pub styles: bool,
 }
 
 /// One game's figures.
@@ -94,7 +126,13 @@ struct Game {
 
 /// `hunter` against `fleet` until it sinks, with its own seeded generator and each
 /// shot limited to `move_ms` milliseconds (0: no limit).
-fn play(hunter: &Hunter, fleet: &Fleet, seed: u64, move_ms: u64) -> Result<Game> {
+fn play(
+    hunter: &Hunter,
+    fleet: &Fleet,
+    seed: u64,
+    move_ms: u64,
+    tilt: Option<&Tilt>,
+) -> Result<Game> {
     let mut rng = Rng::new(seed);
     let mut view = View::new();
     let mut game = Game::default();
@@ -114,7 +152,7 @@ fn play(hunter: &Hunter, fleet: &Fleet, seed: u64, move_ms: u64) -> Result<Game>
             cancel: None,
             nodes: None,
         };
-        let Some(cell) = hunter.shoot(&view, &mut rng, &limits) else {
+        let Some(cell) = hunter.shoot(&view, &mut rng, &limits, tilt) else {
             bail!("the hunter found no open cell with ships afloat");
         };
         let seconds = started.elapsed().as_secs_f64();
@@ -130,13 +168,15 @@ fn play(hunter: &Hunter, fleet: &Fleet, seed: u64, move_ms: u64) -> Result<Game>
     Ok(game)
 }
 
-/// Plays every fleet, spread over `threads` threads; results in fleet order.
+/// Plays every fleet, spread over `threads` threads; results in fleet order. With
+/// `tilts`, fleet `i` is hunted with the belief tilted by `tilts[i]`.
 fn play_all(
     hunter: &Hunter,
     fleets: &[Fleet],
     seed: u64,
     threads: usize,
     move_ms: u64,
+    tilts: Option<&[Tilt]>,
 ) -> Result<Vec<Game>> {
     let threads = threads.clamp(1, fleets.len().max(1));
     let chunk = fleets.len().div_ceil(threads).max(1);
@@ -150,7 +190,9 @@ fn play_all(
                         .iter()
                         .enumerate()
                         .map(|(i, fleet)| {
-                            play(hunter, fleet, seed ^ (part * chunk + i) as u64, move_ms)
+                            let k = part * chunk + i;
+                            let tilt = tilts.and_then(|t| t.get(k));
+                            play(hunter, fleet, seed ^ k as u64, move_ms, tilt)
                         })
                         .collect::<Result<Vec<Game>>>()
                 })
@@ -201,7 +243,7 @@ fn summary(values: &[u32]) -> String {
 
 /// Prints one set's figures; `uniform`: the fleets are uniform, so the control variate
 /// (which assumes uniformly placed boats) has the played-out mean and is printed.
-fn report(title: &str, games: &[Game], uniform: bool) {
+fn report(title: &str, games: &[Game], uniform: bool, cpu: Option<f64>) {
     let shots: Vec<u32> = games.iter().map(|g| g.shots).collect();
     let misses: Vec<u32> = games.iter().map(|g| g.misses).collect();
     let total_shots: u32 = shots.iter().sum();
@@ -224,11 +266,41 @@ fn report(title: &str, games: &[Game], uniform: bool) {
             sd / n.sqrt()
         );
     }
-    println!(
+    print!(
         "  time per shot: mean {:.3} ms  max {:.1} ms",
         seconds * 1000.0 / f64::from(total_shots.max(1)),
         slowest * 1000.0
     );
+    match cpu {
+        Some(cpu) => println!(
+            "; CPU {:.3} ms a shot",
+            cpu * 1000.0 / f64::from(total_shots.max(1))
+        ),
+        None => println!(),
+    }
+}
+
+/// Plays every fleet as [`play_all`] does, and the process CPU seconds it took.
+fn play_timed(
+    hunter: &Hunter,
+    fleets: &[Fleet],
+    settings: &Settings,
+    tilts: Option<&[Tilt]>,
+) -> Result<(Vec<Game>, Option<f64>)> {
+    let before = tabula::cpu::process_seconds();
+    let games = play_all(
+        hunter,
+        fleets,
+        settings.seed,
+        settings.threads,
+        settings.move_ms,
+        tilts,
+    )?;
+    let cpu = match (before, tabula::cpu::process_seconds()) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
+    Ok((games, cpu))
 }
 
 /// Mean and standard error of `values`.
@@ -285,23 +357,110 @@ pub fn run(settings: &Settings) -> Result<()> {
     for (what, fleets, is_uniform) in sets {
         let mut reference: Option<Vec<Game>> = None;
         for hunter in &settings.hunters {
-            let games = play_all(
-                hunter,
-                fleets,
-                settings.seed,
-                settings.threads,
-                settings.move_ms,
-            )?;
+            let (games, cpu) = play_timed(hunter, fleets, settings, None)?;
             report(
                 &format!("hunter vs {what}, {}", hunter.name()),
                 &games,
                 is_uniform,
+                cpu,
             );
             match &reference {
                 None => reference = Some(games),
                 Some(first) => compare(&games, first, is_uniform),
             }
         }
+    }
+    if settings.styles {
+        run_styles(settings)?;
+    }
+    Ok(())
+}
+
+/// Mean misses of `games`.
+fn mean_misses(games: &[Game]) -> f64 {
+    games.iter().map(|g| f64::from(g.misses)).sum::<f64>() / games.len().max(1) as f64
+}
+
+/// The placement styles: for each style (and the placer's mixture), its fleets played
+/// by the first hunter with the uniform prior and with the adaptive one, whose
+/// posterior has seen the fleets before (as at one table, game after game). Prints
+/// each style's cost to the uniform-prior hunter (its misses on the style's fleets
+/// less its misses on uniform fleets, two independent sets) and what the adaptive
+/// prior recovers (paired, same fleets and seeds).
+fn run_styles(settings: &Settings) -> Result<()> {
+    let Some(tables) = StyleTables::builtin() else {
+        bail!("the built-in weights have no style tables");
+    };
+    let hunter = settings.hunters.first().copied().unwrap_or(Hunter::Default);
+    println!("placement styles, hunter {}", hunter.name());
+    let mut sets: Vec<(String, Vec<Fleet>)> = Style::ALL
+        .into_iter()
+        .enumerate()
+        .map(|(k, style)| {
+            let mut rng = Rng::new(settings.seed ^ 0x57_71E5 ^ (k as u64) << 32);
+            let fleets = (0..settings.fleets)
+                .map(|_| style.sample(&mut rng))
+                .collect();
+            (style.name().to_string(), fleets)
+        })
+        .collect();
+    let mut rng = Rng::new(settings.seed ^ 0x5EED_F1EE7);
+    sets.push((
+        "placer".to_string(),
+        (0..settings.fleets).map(|_| place(&mut rng)).collect(),
+    ));
+    let mut base: Option<(f64, f64)> = None;
+    for (name, fleets) in &sets {
+        let mut posterior = Posterior::new();
+        let mut tilts = Vec::with_capacity(fleets.len());
+        for fleet in fleets {
+            tilts.push(posterior.tilt(tables));
+            posterior.update(fleet, tables);
+        }
+        let (plain, cpu_plain) = play_timed(&hunter, fleets, settings, None)?;
+        let (adaptive, cpu_adaptive) = play_timed(&hunter, fleets, settings, Some(&tilts))?;
+        let shots: u32 = plain.iter().chain(&adaptive).map(|g| g.shots).sum();
+        let cpu = match (cpu_plain, cpu_adaptive) {
+            (Some(a), Some(b)) => format!(
+                "; CPU {:.2} ms a shot",
+                (a + b) * 1000.0 / f64::from(shots.max(1))
+            ),
+            _ => String::new(),
+        };
+        let misses: Vec<f64> = plain.iter().map(|g| f64::from(g.misses)).collect();
+        let (m, se) = mean_se(&misses);
+        let diffs: Vec<f64> = adaptive
+            .iter()
+            .zip(&plain)
+            .map(|(a, p)| f64::from(a.misses) - f64::from(p.misses))
+            .collect();
+        let (d, dse) = mean_se(&diffs);
+        let (cost, recovered) = match base {
+            None => {
+                base = Some((m, se));
+                ("the reference".to_string(), String::new())
+            }
+            Some((u, use_)) => {
+                let cost = m - u;
+                let cost_se = (se * se + use_ * use_).sqrt();
+                let recovered = if cost > 0.0 {
+                    format!(" ({:.0} % of the cost)", -d / cost * 100.0)
+                } else {
+                    String::new()
+                };
+                (format!("cost {cost:+.2} (se {cost_se:.2})"), recovered)
+            }
+        };
+        println!(
+            "  {name:>8}: uniform prior {m:6.2} (se {se:.2}), {cost}; \
+             adaptive {:6.2}, paired {d:+.2} (se {dse:.2}){recovered}; posterior at the end {}{cpu}",
+            mean_misses(&adaptive),
+            Style::ALL
+                .into_iter()
+                .map(|s| format!("{} {:.2}", s.name(), posterior.of(s)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     }
     Ok(())
 }

@@ -30,7 +30,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1000)]
     fleets: usize,
     /// Battleship: the hunters to play on the same fleets, comma-separated
-    /// (`default`, `rollout`); each after the first is compared with the first.
+    /// (`default`, `rollout`, `learned`); each after the first is compared with the
+    /// first.
     #[arg(long, default_value = "default")]
     hunters: String,
     /// Battleship: each shot's time limit in milliseconds (0: none).
@@ -39,6 +40,17 @@ pub struct BenchArgs {
     /// Battleship: play the uniform fleets only (not the placer's).
     #[arg(long)]
     uniform_only: bool,
+    /// Battleship: also play each placement style's fleets with the first hunter,
+    /// with the uniform and the adaptive prior.
+    #[arg(long)]
+    styles: bool,
+    /// Battleship learned hunter: candidate shots scored.
+    #[arg(long, default_value_t = 4)]
+    learned_candidates: usize,
+    /// Battleship learned hunter: misses by which a candidate must beat the hunter's
+    /// own shot.
+    #[arg(long, default_value_t = 0.2)]
+    learned_margin: f64,
     /// Battleship rollout hunter: candidate shots scored.
     #[arg(long, default_value_t = 4)]
     rollout_candidates: usize,
@@ -156,7 +168,13 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             let hunters = args
                 .hunters
                 .split(',')
-                .map(|name| battleship::Hunter::named(name.trim(), rollout))
+                .map(|name| {
+                    let learned = tabula::ai::battleship::learned::Settings {
+                        candidates: args.learned_candidates,
+                        margin: args.learned_margin,
+                    };
+                    battleship::Hunter::named(name.trim(), rollout, learned)
+                })
                 .collect::<Result<Vec<_>>>()?;
             battleship::run(&battleship::Settings {
                 fleets: args.fleets,
@@ -165,6 +183,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 hunters,
                 move_ms: args.move_ms,
                 placer: !args.uniform_only,
+                styles: args.styles,
             })
         }
         What::Shell => {

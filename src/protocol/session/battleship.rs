@@ -5,6 +5,7 @@
 use super::{Answer, Refusal, Think, joined};
 use crate::ai;
 use crate::ai::baseline::Player;
+use crate::ai::battleship::styles::{Posterior, StyleTables};
 use crate::games::Color;
 use crate::games::battleship::{Cell, Clock, Fleet, ShotResult, Table, TimeControl};
 use crate::protocol::command::{ShotClaim, TimeSystem};
@@ -58,7 +59,15 @@ pub fn play(table: &mut Table, color: Color, text: &str, claim: Option<&ShotClai
 }
 
 /// `genmove`'s choice: the cell `color` should fire at, from its view alone.
-pub fn choose(table: &Table, color: Color, think: &mut Think<'_>) -> Result<Cell, Refusal> {
+/// The `default` player fires with the hunter of `set_option hunter`, its belief
+/// tilted by `posterior` (the target fleet's owner's placement styles) when
+/// `set_option placement_prior adaptive`.
+pub fn choose(
+    table: &Table,
+    color: Color,
+    think: &mut Think<'_>,
+    posterior: Option<&Posterior>,
+) -> Result<Cell, Refusal> {
     match table.turn() {
         Some(turn) if turn == color => {}
         Some(turn) => return Err(format!("{} is to shoot", turn.name())),
@@ -67,13 +76,39 @@ pub fn choose(table: &Table, color: Color, think: &mut Think<'_>) -> Result<Cell
     let view = table.target_view(color);
     match think.options.player {
         Player::Baseline(baseline) => ai::baseline::battleship(view, baseline, think.rng),
-        Player::Search => ai::battleship::hunt(view, think.rng, &think.limits),
+        Player::Search => {
+            let tilt = match (
+                think.options.adaptive_prior,
+                StyleTables::builtin(),
+                posterior,
+            ) {
+                (true, Some(tables), Some(posterior)) => Some(posterior.tilt(tables)),
+                _ => None,
+            };
+            ai::battleship::hunt_as(
+                think.options.hunter,
+                view,
+                think.rng,
+                &think.limits,
+                tilt.as_ref(),
+            )
+        }
     }
     .ok_or_else(|| "no open cell".into())
 }
 
 /// Fires `genmove`'s choice when the session knows the target fleet (the answer is
 /// the cell and the result); otherwise answers the cell for the caller to judge.
+/// `owner`'s fleet in a game that is over, if the session knows it: placed here, or
+/// read from the shooter's view when every ship of it was sunk.
+pub fn known_fleet(table: &Table, owner: Color) -> Option<Fleet> {
+    if let Some(fleet) = table.fleet(owner) {
+        return Some(fleet.clone());
+    }
+    let sunk = table.target_view(owner.opponent()).sunk();
+    Fleet::new(sunk.to_vec()).ok()
+}
+
 pub fn play_chosen(table: &mut Table, color: Color, cell: Cell) -> Answer {
     if table.fleet(color.opponent()).is_none() {
         return Ok(cell.to_string());

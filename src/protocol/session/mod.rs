@@ -148,6 +148,9 @@ pub struct Session {
     clock: Clock,
     rng: Rng,
     tables: Tables,
+    /// Battleship: per fleet owner (by color index), the posterior over its placement
+    /// styles from the fleets it placed in the games at this table so far.
+    styles: [ai::battleship::styles::Posterior; 2],
 }
 
 impl Session {
@@ -174,6 +177,7 @@ impl Session {
             options,
             clock: Clock::default(),
             tables: Tables::default(),
+            styles: Default::default(),
         };
         session.prepare_tables();
         session
@@ -531,8 +535,21 @@ impl Session {
     }
 
     /// `again` (Battleship): the next game at the table, with no history to undo.
+    /// Each fleet of the game that ended, if known (placed here, or every ship sunk),
+    /// first updates its owner's placement-style posterior.
     fn again(&mut self, command: &Command) -> Answer {
+        let fleets = match &self.game {
+            Game::Battleship(t) => Color::ALL.map(|owner| battleship::known_fleet(t, owner)),
+            _ => [None, None],
+        };
         let answer = self.table(command, |t| t.again().map(|()| String::new()))?;
+        if let Some(tables) = ai::battleship::styles::StyleTables::builtin() {
+            for (posterior, fleet) in self.styles.iter_mut().zip(&fleets) {
+                if let Some(fleet) = fleet {
+                    posterior.update(fleet, tables);
+                }
+            }
+        }
         self.history.clear();
         Ok(answer)
     }
@@ -615,7 +632,11 @@ impl Session {
                     memory.as_mut().map(|(m, _)| m),
                 )?)
             }
-            Game::Battleship(t) => Choice::Battleship(battleship::choose(t, color, &mut think)?),
+            Game::Battleship(t) => {
+                let owner = color.opponent().index();
+                let posterior = self.styles.get(owner);
+                Choice::Battleship(battleship::choose(t, color, &mut think, posterior)?)
+            }
         };
         let spent = started.elapsed();
         log::info!(

@@ -3,6 +3,7 @@
 
 use super::Refusal;
 use crate::ai::baseline::Player;
+use crate::ai::battleship::HunterKind;
 use crate::ai::othello::eval::Evaluation;
 use crate::ai::shell::Selection;
 
@@ -36,6 +37,11 @@ pub struct Options {
     /// Othello: `genmove` picks at random (seeded) among the moves within this many
     /// hundredths of a disc of the best; 0 plays the best.
     pub randomness_centi: u32,
+    /// Battleship: which hunter answers `genmove` (for the `default` player).
+    pub hunter: HunterKind,
+    /// Battleship: whether the hunter's belief leans towards the placement style the
+    /// opponent's earlier fleets at the table showed (`placement_prior adaptive`).
+    pub adaptive_prior: bool,
 }
 
 impl Default for Options {
@@ -53,12 +59,14 @@ impl Default for Options {
             evaluation: Evaluation::Pattern,
             gogui_rows: false,
             randomness_centi: 0,
+            hunter: HunterKind::Greedy,
+            adaptive_prior: false,
         }
     }
 }
 
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 12] = [
+pub const OPTION_NAMES: [&str; 14] = [
     "movetime",
     "depth",
     "threads",
@@ -71,6 +79,8 @@ pub const OPTION_NAMES: [&str; 12] = [
     "eval",
     "coordinates",
     "randomness",
+    "hunter",
+    "placement_prior",
 ];
 
 fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
@@ -84,6 +94,15 @@ fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
         _ => Err(format!(
             "invalid value for {name}: expected an integer from {min} to {max}"
         )),
+    }
+}
+
+/// A two-valued option: `off` (false) or `on` (true), any case.
+fn switch(name: &str, value: &str, off: &str, on: &str) -> Result<bool, Refusal> {
+    match value.to_ascii_lowercase() {
+        v if v == off => Ok(false),
+        v if v == on => Ok(true),
+        _ => Err(format!("invalid value for {name}: expected {off} or {on}")),
     }
 }
 
@@ -142,17 +161,13 @@ impl Options {
                     }
                 };
             }
-            "coordinates" => {
-                self.gogui_rows = match value.to_ascii_lowercase().as_str() {
-                    "standard" => false,
-                    "gogui" => true,
-                    _ => {
-                        return Err(format!(
-                            "invalid value for {name}: expected standard or gogui"
-                        ));
-                    }
-                };
+            "hunter" => {
+                self.hunter = HunterKind::from_name(value).ok_or_else(|| {
+                    format!("invalid value for {name}: expected greedy, rollout or learned")
+                })?;
             }
+            "placement_prior" => self.adaptive_prior = switch(name, value, "uniform", "adaptive")?,
+            "coordinates" => self.gogui_rows = switch(name, value, "standard", "gogui")?,
             _ => {
                 return Err(format!(
                     "unknown option (options: {})",

@@ -112,3 +112,59 @@ fn past_the_end_othello_passes_and_plays_nothing() {
         assert!(ask(&mut session, "undo").is_err(), "nothing was played");
     }
 }
+
+#[test]
+fn again_teaches_the_adaptive_prior_the_fleets_of_the_game_that_ended() {
+    use crate::ai::battleship::styles::Style;
+    use crate::games::battleship::Fleet;
+    let mut session = Session::with_options(
+        GameKind::Battleship,
+        Options {
+            seed: 3,
+            ..Options::default()
+        },
+    );
+    ok(&mut session, "set_option player random");
+    ok(&mut session, "set_option placement_prior adaptive");
+    let border: Fleet = Style::Border.sample(&mut Rng::new(5));
+    for game in 0..2 {
+        ok(&mut session, &format!("fleet black {border}"));
+        ok(&mut session, "genfleet white");
+        ok(&mut session, "ready white");
+        ok(&mut session, "start");
+        let before = session.styles.clone();
+        assert!(ask(&mut session, "again").is_err(), "the game is not over");
+        assert_eq!(session.styles, before, "a refused again learns nothing");
+        loop {
+            let turn = match session.game() {
+                Game::Battleship(t) => t.turn(),
+                _ => None,
+            };
+            let Some(color) = turn else { break };
+            ok(&mut session, &format!("genmove {}", color.name()));
+        }
+        let border_before = session.styles[0].of(Style::Border);
+        ok(&mut session, "again");
+        let border_after = session.styles[0].of(Style::Border);
+        assert!(
+            border_after > 0.5 && (game > 0 || border_after > border_before),
+            "game {game}: {border_before} → {border_after}"
+        );
+    }
+}
+
+#[test]
+fn the_hunter_option_picks_the_battleship_hunter() {
+    for hunter in ["greedy", "learned", "rollout"] {
+        let (mut session, color) = started(GameKind::Battleship, "default");
+        ok(&mut session, "set_option movetime 200");
+        ok(&mut session, &format!("set_option hunter {hunter}"));
+        let answer = ok(&mut session, &format!("genmove {}", color.name()));
+        assert!(answer.split_whitespace().count() >= 2, "{hunter}: {answer}");
+    }
+    let (mut session, _) = started(GameKind::Battleship, "default");
+    let options = session.options.clone();
+    assert!(ask(&mut session, "set_option hunter best").is_err());
+    assert!(ask(&mut session, "set_option placement_prior border").is_err());
+    assert_eq!(session.options, options);
+}
