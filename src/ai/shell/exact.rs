@@ -599,20 +599,6 @@ pub fn double_oracle(
             }
             all
         };
-        if game.stopped() {
-            let (r, c) = (
-                full(&row_set, &solution.rows, rows),
-                full(&col_set, &solution.cols, cols),
-            );
-            return (
-                Solution {
-                    rows: r,
-                    cols: c,
-                    value: v,
-                },
-                programs,
-            );
-        }
         let col_mix: Vec<(usize, f64)> = col_set
             .iter()
             .copied()
@@ -645,6 +631,7 @@ pub fn double_oracle(
                 best_col = Some(j);
             }
         }
+        // A stopped solve ends here too: its answer is discarded.
         if best_row.is_none() && best_col.is_none() || game.stopped() {
             let (r, c) = (
                 full(&row_set, &solution.rows, rows),
