@@ -9,6 +9,10 @@
 //! - [`candidates`]: the game knowledge it searches with (tactical cells, line
 //!   windows, cells near the stones);
 //! - [`playout`]: guided and uniform playouts;
+//! - [`exact`]: the exact solver for endgames of 10–14 empty cells (double oracle
+//!   inside serialized alpha-beta bounds, transpositions over the board's symmetries),
+//!   to measure the search's exploitability on positions from real games;
+//! - [`lp`]: zero-sum matrix games solved exactly by linear programming;
 //! - [`matrix`]: zero-sum matrix games solved by regret matching⁺;
 //! - [`solver`]: an exact solver for small endgames (a matrix game per node), to
 //!   measure the search's exploitability;
@@ -18,8 +22,10 @@
 //!   steeply weighted line windows and captures), a predictable opponent to punish.
 
 pub mod candidates;
+pub mod exact;
 pub mod exploit;
 pub mod greedy;
+pub mod lp;
 pub mod matrix;
 pub mod mcts;
 pub mod playout;

@@ -14,6 +14,7 @@ use clap::Args;
 
 use tabula::ai::Limits;
 use tabula::ai::shell::candidates::{Tactics, candidates};
+use tabula::ai::shell::exact::{self, Exact};
 use tabula::ai::shell::solver::{self, Solver};
 use tabula::ai::shell::{Selection, Settings, greedy, playout, search, windows};
 use tabula::games::shell::{Cell, Position};
@@ -86,6 +87,26 @@ pub struct ShellArgs {
     /// Exploiter games played at once, each on its own thread (shell).
     #[arg(long, default_value_t = 1)]
     pub(super) exploit_jobs: u32,
+    /// Measure only the exploitability of the search's played root strategy on a
+    /// fixed set of endgames solved exactly (shell): at the player's budget
+    /// (`--movetime`/`--iterations`), then at fixed iterations for both selections.
+    #[arg(long)]
+    exploitability: bool,
+    /// Endgames in the exploitability set (shell, `--exploitability`).
+    #[arg(long, default_value_t = 8)]
+    solve_positions: usize,
+    /// Fewest empty cells of the exploitability set's endgames (shell).
+    #[arg(long, default_value_t = 10)]
+    solve_min_empty: u32,
+    /// Most empty cells of the exploitability set's endgames (shell).
+    #[arg(long, default_value_t = 14)]
+    solve_max_empty: u32,
+    /// Nodes the exact solver may search per endgame before skipping it (shell).
+    #[arg(long, default_value_t = 20_000_000)]
+    solve_budget: u64,
+    /// Sampling games tried for the exploitability set (seeds 0, 1, …; shell).
+    #[arg(long, default_value_t = 200)]
+    solve_seeds: u64,
     /// Seed of every random choice: the bench's `--seed`.
     #[arg(skip)]
     pub seed: u64,
@@ -246,6 +267,131 @@ fn exploitability(settings: &Settings, empty: u32, count: usize, seed: u64) {
     );
 }
 
+/// Mean and max of `gaps`, 0 for none.
+fn mean_max(gaps: &[f64]) -> (f64, f64) {
+    let n = gaps.len().max(1) as f64;
+    (
+        gaps.iter().sum::<f64>() / n,
+        gaps.iter().copied().fold(0.0, f64::max),
+    )
+}
+
+/// `tabula bench shell --exploitability`: solves a fixed set of endgames from
+/// sampled play exactly, then measures the exploitability of the search's played root
+/// strategy (the purified mix it samples its pick from) on them, both colours: at the
+/// player's budget, then at fixed iterations for regret matching and decoupled UCT.
+fn exploitability_set(args: &ShellArgs, settings: &Settings) -> Result<()> {
+    println!(
+        "command: tabula bench shell --exploitability --movetime {} --iterations {} \
+         --selection {} --solve-positions {} --solve-min-empty {} --solve-max-empty {} \
+         --solve-budget {} --solve-seeds {} --seed {}",
+        args.movetime,
+        args.iterations,
+        args.selection.name(),
+        args.solve_positions,
+        args.solve_min_empty,
+        args.solve_max_empty,
+        args.solve_budget,
+        args.solve_seeds,
+        args.seed
+    );
+    let mut solver = Exact::new(args.solve_budget);
+    let started = Instant::now();
+    let set = exact::solved_set(
+        &mut solver,
+        args.solve_positions,
+        args.solve_min_empty,
+        args.solve_max_empty,
+        args.solve_seeds,
+    );
+    for (seed, position, solved, stats, seconds) in &set {
+        println!(
+            "solved   seed {seed} empty {} value {:+.4} {:.2} s: {} exact nodes ({} by \
+             bounds), {} serialized nodes, {} programs, {} entries, {} table hits, {} \
+             horizon cuts  {}",
+            position.empty_cells().len(),
+            solved.solution.value,
+            seconds,
+            stats.exact_nodes,
+            stats.bounds_met,
+            stats.serial_nodes,
+            stats.programs,
+            stats.entries,
+            stats.hits,
+            stats.horizon,
+            position.to_notation()
+        );
+    }
+    println!(
+        "solved   {} endgames in {:.1} s CPU ({} tried seeds)",
+        set.len(),
+        started.elapsed().as_secs_f64(),
+        args.solve_seeds
+    );
+    if set.is_empty() {
+        bail!("no endgame solved within the budget");
+    }
+    let mut rng = Rng::new(args.seed);
+    let mut measure = |settings: &Settings, movetime: u64| {
+        let mut gaps = Vec::new();
+        let mut iterations = 0u64;
+        for (_, position, solved, _, _) in &set {
+            for color in Color::ALL {
+                let limits = Limits {
+                    depth: 1,
+                    deadline: (movetime > 0)
+                        .then(|| Instant::now() + Duration::from_millis(movetime)),
+                    stop: None,
+                    cancel: None,
+                    nodes: None,
+                };
+                if let Some(outcome) = search(position, color, settings, &limits, &mut rng) {
+                    iterations += outcome.iterations;
+                    gaps.push(exact::exploitability(solved, color, &outcome.strategy));
+                }
+            }
+        }
+        let (mean, max) = mean_max(&gaps);
+        (mean, max, iterations as f64 / gaps.len().max(1) as f64)
+    };
+    let single = Settings {
+        threads: 1,
+        ..*settings
+    };
+    let (mean, max, its) = measure(&single, args.movetime);
+    println!(
+        "played   {} selection, budget {} ms / {} iterations: mean {:.2} % max {:.2} % of the \
+         value range ({:.0} iterations a search, {} searches)",
+        settings.selection.name(),
+        args.movetime,
+        settings.iterations,
+        100.0 * mean,
+        100.0 * max,
+        its,
+        2 * set.len()
+    );
+    for iterations in [100u64, 300, 1000, 3000, 10_000] {
+        let mut line = format!("curve    {iterations:>6} iterations:");
+        for selection in [Selection::RegretMatching, Selection::Uct] {
+            let bounded = Settings {
+                selection,
+                iterations,
+                threads: 1,
+                ..*settings
+            };
+            let (mean, max, _) = measure(&bounded, 0);
+            line.push_str(&format!(
+                "  {} mean {:.2} % max {:.2} %",
+                selection.name(),
+                100.0 * mean,
+                100.0 * max
+            ));
+        }
+        println!("{line}");
+    }
+    Ok(())
+}
+
 /// Plays one game; `search_color` is the search player's colour. Black's value.
 fn play_game(
     settings: &Settings,
@@ -315,6 +461,9 @@ pub fn run(args: &ShellArgs) -> Result<()> {
     let settings = settings(args)?;
     if args.exploit > 0 {
         return super::shell_exploit::run(args, &settings);
+    }
+    if args.exploitability {
+        return exploitability_set(args, &settings);
     }
     println!(
         "command: tabula bench shell --games {} --movetime {} --iterations {} --selection {} \

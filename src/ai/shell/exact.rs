@@ -1,0 +1,1055 @@
+//! An exact solver for What the Shell endgames of 10 to 14 empty cells: backward
+//! induction over the simultaneous turns, each node's matrix game solved by *double
+//! oracle* inside bounds from the *serialized* games (Bošanský, Lisý, Lanctot, Čermák,
+//! Winands, AIJ 2016), with a transposition table over the board's symmetries.
+//!
+//! - **Serialized bounds.** Let one colour commit first and the other answer knowing
+//!   the pick, at every turn: black committing first can only lose value, white
+//!   committing first can only gain black value, so the two serialized games' values
+//!   (plain alpha-beta over values −1, 0, 1) bound the simultaneous value from below
+//!   and above. Where they meet, the node is solved without any matrix game.
+//! - **Double oracle.** Otherwise the node's matrix game is solved on a small
+//!   restricted game, starting with each serialized game's first pick; each colour's
+//!   best response to the other's restricted equilibrium is added, until neither
+//!   improves on the restricted value. A best-response candidate is first bounded with
+//!   its children's serialized bounds and skipped when even that bound cannot improve,
+//!   so most children are never solved. Restricted games are solved exactly
+//!   ([`super::lp`]).
+//! - **Transpositions.** Exact values and serialized bounds are remembered per
+//!   position and turns left. The rules are the same under the board's eight
+//!   symmetries (lines, captures and hatching look the same in every direction) and
+//!   under exchanging the colours (black's value negates, and the serialized game's
+//!   first mover swaps), so each position is stored once in a canonical form.
+//!
+//! Captures reopen cells, so a game need not end: the solved game is cut after the
+//! root's empty cells plus [`EXTRA_DEPTH`] turns, an unfinished line there counting
+//! as a draw; [`Stats::horizon`] counts the cut lines the solver met. Values are
+//! black's: +1 a black win, −1 a white win, 0 a draw. Pure and deterministic: the same
+//! position gives the same values, strategies and counts.
+
+use std::collections::HashMap;
+
+use super::candidates::{Tactics, weighted_window_scores};
+use super::greedy;
+use super::lp;
+use super::matrix::Solution;
+use super::playout;
+use super::solver::Solved;
+use crate::games::Color;
+use crate::games::shell::{Cell, Position};
+use crate::rng::Rng;
+
+/// Turns allowed beyond the root's empty cells before a line counts as a draw.
+pub const EXTRA_DEPTH: u32 = 4;
+/// Best-response gains at most this small count as none.
+const EPS: f64 = 1e-9;
+
+/// What a solve did, for measuring.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Nodes whose exact value was computed (not found in the table).
+    pub exact_nodes: u64,
+    /// Of those, the nodes whose serialized bounds met (no matrix game solved).
+    pub bounds_met: u64,
+    /// Serialized alpha-beta nodes searched.
+    pub serial_nodes: u64,
+    /// Restricted matrix games solved by linear programming.
+    pub programs: u64,
+    /// Exact child values a double-oracle node asked for (its matrix entries).
+    pub entries: u64,
+    /// Table hits (exact values and serialized bounds).
+    pub hits: u64,
+    /// Lines cut at the turn horizon (valued as draws).
+    pub horizon: u64,
+}
+
+impl Stats {
+    /// All nodes searched, the budget's measure.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.exact_nodes + self.serial_nodes
+    }
+}
+
+/// The eight symmetries of the square board, as cell permutations.
+const SYMMETRIES: [[u8; 81]; 8] = {
+    let mut all = [[0u8; 81]; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut i = 0;
+        while i < 81 {
+            let (c, r) = (i % 9, i / 9);
+            let (c, r) = if s & 4 != 0 { (r, c) } else { (c, r) };
+            let c = if s & 1 != 0 { 8 - c } else { c };
+            let r = if s & 2 != 0 { 8 - r } else { r };
+            all[s][i] = (r * 9 + c) as u8;
+            i += 1;
+        }
+        s += 1;
+    }
+    all
+};
+
+fn map_mask(mask: u128, perm: &[u8; 81]) -> u128 {
+    let mut out = 0u128;
+    let mut rest = mask;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        out |= 1u128 << perm[i];
+    }
+    out
+}
+
+/// `position` under symmetry `perm`, the colours exchanged when `swap`.
+fn transformed(position: &Position, perm: &[u8; 81], swap: bool) -> Position {
+    let mut out = *position;
+    let (black, white) = if swap {
+        (position.white, position.black)
+    } else {
+        (position.black, position.white)
+    };
+    out.black = map_mask(black, perm);
+    out.white = map_mask(white, perm);
+    out.eggs = map_mask(position.eggs, perm);
+    for (slot, cell) in out.queue.iter_mut().zip(position.eggs()) {
+        *slot = Cell::from_index(usize::from(perm[cell.index()])).unwrap_or(*cell);
+    }
+    out
+}
+
+/// The canonical form of `position` (the least of its images under the symmetries,
+/// and under exchanging colours when `symmetric`) and whether the colours were
+/// exchanged to reach it.
+fn canonical(position: &Position, symmetric: bool) -> (Position, bool) {
+    if !symmetric {
+        return (*position, false);
+    }
+    let order = |p: &Position| {
+        (
+            p.black,
+            p.white,
+            p.eggs().iter().map(|c| c.index()).collect::<Vec<_>>(),
+        )
+    };
+    let mut best: Option<((u128, u128), bool, usize)> = None;
+    let mut ties = Vec::new();
+    for (s, perm) in SYMMETRIES.iter().enumerate() {
+        for swap in [false, true] {
+            let (b, w) = if swap {
+                (position.white, position.black)
+            } else {
+                (position.black, position.white)
+            };
+            let pair = (map_mask(b, perm), map_mask(w, perm));
+            match best {
+                Some((p, _, _)) if pair > p => {}
+                Some((p, _, _)) if pair == p => ties.push((swap, s)),
+                _ => {
+                    best = Some((pair, swap, s));
+                    ties.clear();
+                    ties.push((swap, s));
+                }
+            }
+        }
+    }
+    let Some((_, swap, s)) = best else {
+        return (*position, false);
+    };
+    if ties.len() == 1 {
+        return (transformed(position, &SYMMETRIES[s], swap), swap);
+    }
+    // Same stones: the egg order decides (the least, then black's view first).
+    let mut chosen = transformed(position, &SYMMETRIES[s], swap);
+    let mut chosen_swap = swap;
+    for &(swap, s) in &ties {
+        let image = transformed(position, &SYMMETRIES[s], swap);
+        if order(&image) < order(&chosen) || (order(&image) == order(&chosen) && !swap) {
+            chosen = image;
+            chosen_swap = swap;
+        }
+    }
+    (chosen, chosen_swap)
+}
+
+/// Serialized bounds remembered: the value lies in `lo..=hi`.
+type Interval = (f64, f64);
+
+/// The exact solver; keeps its tables from position to position.
+pub struct Exact {
+    exact: HashMap<(Position, u8), f64>,
+    serial: HashMap<(Position, u8, u8), Interval>,
+    /// What it did so far.
+    pub stats: Stats,
+    /// The most nodes ([`Stats::nodes`]) one solve may search before it gives up.
+    budget: u64,
+    /// The node count at which the current solve gives up.
+    limit: u64,
+    /// Set when the budget ran out: the answer is `None` and the tables are cleared.
+    aborted: bool,
+    /// Canonical forms under the symmetries and the colour exchange.
+    pub symmetric: bool,
+    /// Serialized bounds used (off: every node solved by double oracle alone).
+    pub bounds: bool,
+    /// Turns beyond the root's empty cells before a line is cut as a draw.
+    pub extra: u32,
+}
+
+impl Default for Exact {
+    fn default() -> Exact {
+        Exact::new(u64::MAX)
+    }
+}
+
+/// Black's value of a finished position.
+fn over_value(position: &Position) -> Option<f64> {
+    position
+        .status()
+        .is_over()
+        .then(|| playout::value(position.status()))
+}
+
+/// The position after black picks `black` and white `white`.
+fn child(position: &Position, black: Cell, white: Cell) -> Position {
+    let mut next = *position;
+    // Both picks are empty cells of an ongoing position: the turn resolves.
+    let _ = next.resolve_turn_quiet(black, white);
+    next
+}
+
+/// `cells`' indices for `color` to try first: its winning cells, then the opponent's
+/// (to block), then its captures, then the rest, in board order within each group.
+fn ordering(position: &Position, cells: &[Cell], color: Color) -> Vec<usize> {
+    let tactics = Tactics::of(position);
+    let me = color.index();
+    let rank = |c: Cell| {
+        let bit = c.bit();
+        if tactics.wins[me] & bit != 0 {
+            0
+        } else if tactics.wins[1 - me] & bit != 0 {
+            1
+        } else if tactics.captures[me] & bit != 0 {
+            2
+        } else {
+            3
+        }
+    };
+    let mut order: Vec<usize> = (0..cells.len()).collect();
+    order.sort_by_key(|&i| cells.get(i).map_or(4, |&c| rank(c)));
+    order
+}
+
+impl Exact {
+    /// A solver that gives up after `budget` nodes per [`Exact::value`] or
+    /// [`Exact::root`] call (`u64::MAX`: never).
+    #[must_use]
+    pub fn new(budget: u64) -> Exact {
+        Exact {
+            exact: HashMap::new(),
+            serial: HashMap::new(),
+            stats: Stats::default(),
+            budget,
+            limit: u64::MAX,
+            aborted: false,
+            symmetric: true,
+            bounds: true,
+            extra: EXTRA_DEPTH,
+        }
+    }
+
+    fn spend(&mut self) {
+        if self.stats.nodes() > self.limit {
+            self.aborted = true;
+        }
+    }
+
+    /// Starts a solve: the budget counts from here.
+    fn begin(&mut self) {
+        self.aborted = false;
+        self.limit = self.stats.nodes().saturating_add(self.budget);
+    }
+
+    /// Ends a solve: true when it finished within the budget; otherwise the tables,
+    /// which may hold values cut short, are forgotten.
+    fn finish(&mut self) -> bool {
+        if self.aborted {
+            self.exact.clear();
+            self.serial.clear();
+            return false;
+        }
+        true
+    }
+
+    /// The serialized game's value (`first` commits, the other answers) with `turns`
+    /// turns left, searched with the window `alpha..beta` (fail-soft), and the index
+    /// into the empty cells of the first mover's best pick.
+    fn serial(
+        &mut self,
+        position: &Position,
+        turns: u32,
+        first: Color,
+        mut alpha: f64,
+        mut beta: f64,
+    ) -> (f64, usize) {
+        if let Some(v) = over_value(position) {
+            return (v, 0);
+        }
+        if turns == 0 {
+            self.stats.horizon += 1;
+            return (0.0, 0);
+        }
+        if self.aborted {
+            return (0.0, 0);
+        }
+        let (image, swap) = canonical(position, self.symmetric);
+        let stored_first = if swap { first.opponent() } else { first };
+        let key = (image, turns as u8, stored_first.index() as u8);
+        let (mut lo, mut hi) = (-1.0f64, 1.0f64);
+        if let Some(&(a, b)) = self.serial.get(&key) {
+            // Stored in the image's view: negate (and exchange the ends) when swapped.
+            (lo, hi) = if swap { (-b, -a) } else { (a, b) };
+            self.stats.hits += 1;
+            if lo >= beta || lo == hi {
+                return (lo, 0);
+            }
+            if hi <= alpha {
+                return (hi, 0);
+            }
+            alpha = alpha.max(lo);
+            beta = beta.min(hi);
+        }
+        self.stats.serial_nodes += 1;
+        self.spend();
+        let cells: Vec<Cell> = position.empty_cells().iter().collect();
+        let second = first.opponent();
+        let outer = ordering(position, &cells, first);
+        let inner = ordering(position, &cells, second);
+        // Black maximises: in black's view the first mover's best is the max over its
+        // picks of the min over the answers; white's the min of the max.
+        let maximise = first == Color::Black;
+        let (a0, b0) = (alpha, beta);
+        let mut best = if maximise { -2.0 } else { 2.0 };
+        let mut best_index = outer.first().copied().unwrap_or(0);
+        for &i in &outer {
+            let mut answer = if maximise { 2.0 } else { -2.0 };
+            for &j in &inner {
+                let (b, w) = if maximise { (i, j) } else { (j, i) };
+                let next = child(position, cells[b], cells[w]);
+                let (window_lo, window_hi) = if maximise {
+                    (alpha, beta.min(answer))
+                } else {
+                    (alpha.max(answer), beta)
+                };
+                let (v, _) = self.serial(&next, turns - 1, first, window_lo, window_hi);
+                if maximise {
+                    answer = answer.min(v);
+                    if answer <= alpha {
+                        break;
+                    }
+                } else {
+                    answer = answer.max(v);
+                    if answer >= beta {
+                        break;
+                    }
+                }
+            }
+            let improves = if maximise {
+                answer > best
+            } else {
+                answer < best
+            };
+            if improves {
+                best = answer;
+                best_index = i;
+            }
+            if maximise {
+                alpha = alpha.max(best);
+                if best >= beta {
+                    break;
+                }
+            } else {
+                beta = beta.min(best);
+                if best <= alpha {
+                    break;
+                }
+            }
+        }
+        if self.aborted {
+            return (0.0, best_index);
+        }
+        if best <= a0 {
+            hi = hi.min(best);
+        } else if best >= b0 {
+            lo = lo.max(best);
+        } else {
+            (lo, hi) = (best, best);
+        }
+        let stored = if swap { (-hi, -lo) } else { (lo, hi) };
+        self.serial.insert(key, stored);
+        (best, best_index)
+    }
+
+    /// Bounds on black's simultaneous value of `position` with `turns` turns left:
+    /// the black-first and white-first serialized values, and their best first picks.
+    fn bounds_of(&mut self, position: &Position, turns: u32) -> (f64, f64, usize, usize) {
+        if let Some(v) = over_value(position) {
+            return (v, v, 0, 0);
+        }
+        if turns == 0 {
+            return (0.0, 0.0, 0, 0);
+        }
+        if let Some(v) = self.lookup(position, turns) {
+            return (v, v, 0, 0);
+        }
+        if !self.bounds {
+            return (-1.0, 1.0, 0, 0);
+        }
+        let (lo, black_pick) = self.serial(position, turns, Color::Black, -1.0, 1.0);
+        let (hi, white_pick) = self.serial(position, turns, Color::White, -1.0, 1.0);
+        (lo, hi, black_pick, white_pick)
+    }
+
+    fn lookup(&mut self, position: &Position, turns: u32) -> Option<f64> {
+        let (image, swap) = canonical(position, self.symmetric);
+        let v = *self.exact.get(&(image, turns as u8))?;
+        self.stats.hits += 1;
+        Some(if swap { -v } else { v })
+    }
+
+    /// Black's exact value of `position` with `turns` turns left.
+    fn value_at(&mut self, position: &Position, turns: u32) -> f64 {
+        if let Some(v) = over_value(position) {
+            return v;
+        }
+        if turns == 0 {
+            self.stats.horizon += 1;
+            return 0.0;
+        }
+        if self.aborted {
+            return 0.0;
+        }
+        if let Some(v) = self.lookup(position, turns) {
+            return v;
+        }
+        self.stats.exact_nodes += 1;
+        self.spend();
+        let value = self.solve_node(position, turns);
+        if !self.aborted {
+            let (image, swap) = canonical(position, self.symmetric);
+            let stored = if swap { -value } else { value };
+            self.exact.insert((image, turns as u8), stored);
+        }
+        value
+    }
+
+    /// Double oracle at one node, inside its serialized bounds.
+    fn solve_node(&mut self, position: &Position, turns: u32) -> f64 {
+        let (lo, hi, black_pick, white_pick) = self.bounds_of(position, turns);
+        if hi - lo <= EPS {
+            self.stats.bounds_met += 1;
+            return lo;
+        }
+        let cells: Vec<Cell> = position.empty_cells().iter().collect();
+        let mut node = Node {
+            solver: self,
+            position,
+            cells: &cells,
+            turns,
+        };
+        let n = cells.len();
+        let (solution, programs) = double_oracle(
+            &mut node,
+            n,
+            n,
+            (black_pick.min(n - 1), white_pick.min(n - 1)),
+        );
+        self.stats.programs += programs;
+        solution.value.clamp(lo, hi)
+    }
+
+    /// Black's exact value of `position` (the game cut at its empty cells plus
+    /// [`EXTRA_DEPTH`] turns), `None` when the budget runs out.
+    pub fn value(&mut self, position: &Position) -> Option<f64> {
+        let turns = position.empty_cells().len() + self.extra;
+        self.begin();
+        let v = self.value_at(position, turns);
+        self.finish().then_some(v)
+    }
+
+    /// The root of `position` with the exact value of every joint pick's successor and
+    /// the matrix game solved exactly. `None` when the game is over or the budget runs
+    /// out.
+    pub fn root(&mut self, position: &Position) -> Option<Solved> {
+        if position.status().is_over() {
+            return None;
+        }
+        let cells: Vec<Cell> = position.empty_cells().iter().collect();
+        let turns = cells.len() as u32 + self.extra;
+        self.begin();
+        let mut matrix = Vec::with_capacity(cells.len() * cells.len());
+        for &b in &cells {
+            for &w in &cells {
+                let next = child(position, b, w);
+                matrix.push(self.value_at(&next, turns - 1));
+            }
+        }
+        if !self.finish() {
+            return None;
+        }
+        let solution = lp::solve(&matrix, cells.len(), cells.len());
+        Some(Solved {
+            cells,
+            matrix,
+            solution,
+        })
+    }
+
+    /// The serialized bounds of `position` (black first, white first) with the same
+    /// turn horizon as [`Exact::value`].
+    pub fn serialized_bounds(&mut self, position: &Position) -> Option<(f64, f64)> {
+        let turns = position.empty_cells().len() + self.extra;
+        self.begin();
+        let (lo, _) = self.serial(position, turns, Color::Black, -1.0, 1.0);
+        let (hi, _) = self.serial(position, turns, Color::White, -1.0, 1.0);
+        self.finish().then_some((lo, hi))
+    }
+}
+
+/// The entries of a matrix game as double oracle sees them: exact values, computed
+/// on demand, and cheaper bounds on them.
+pub trait Entries {
+    /// The exact value of row `i`, column `j`.
+    fn exact(&mut self, i: usize, j: usize) -> f64;
+    /// Bounds `(lo, hi)` on that value.
+    fn bounds(&mut self, i: usize, j: usize) -> Interval;
+    /// True when the work must stop (the answer will be discarded).
+    fn stopped(&self) -> bool {
+        false
+    }
+}
+
+/// One node's children as matrix entries.
+struct Node<'a, 'p> {
+    solver: &'a mut Exact,
+    position: &'p Position,
+    cells: &'p [Cell],
+    turns: u32,
+}
+
+impl Entries for Node<'_, '_> {
+    fn exact(&mut self, i: usize, j: usize) -> f64 {
+        self.solver.stats.entries += 1;
+        let next = child(self.position, self.cells[i], self.cells[j]);
+        self.solver.value_at(&next, self.turns - 1)
+    }
+
+    fn bounds(&mut self, i: usize, j: usize) -> Interval {
+        let next = child(self.position, self.cells[i], self.cells[j]);
+        let (lo, hi, _, _) = self.solver.bounds_of(&next, self.turns - 1);
+        (lo, hi)
+    }
+
+    fn stopped(&self) -> bool {
+        self.solver.aborted
+    }
+}
+
+/// Solves the `rows × cols` game of `game` by double oracle from the restricted game
+/// `start` (one row, one column): solve the restricted game exactly, add each side's
+/// best response to the other's restricted equilibrium when it improves on the
+/// restricted value, until neither does. A candidate response is first valued with
+/// the entries' bounds (its optimistic end) and dropped when even that cannot improve;
+/// its exact entries are asked for, most probable first, only while it still might.
+/// Returns the solution (strategies over all rows and columns) and the number of
+/// restricted games solved.
+pub fn double_oracle(
+    game: &mut impl Entries,
+    rows: usize,
+    cols: usize,
+    start: (usize, usize),
+) -> (Solution, u64) {
+    let mut exact: Vec<Option<f64>> = vec![None; rows * cols];
+    let mut bounds: Vec<Option<Interval>> = vec![None; rows * cols];
+    let mut row_set = vec![start.0.min(rows.saturating_sub(1))];
+    let mut col_set = vec![start.1.min(cols.saturating_sub(1))];
+    let mut programs = 0;
+    loop {
+        let mut restricted = Vec::with_capacity(row_set.len() * col_set.len());
+        for &i in &row_set {
+            for &j in &col_set {
+                let k = i * cols + j;
+                let v = match exact[k] {
+                    Some(v) => v,
+                    None => {
+                        let v = game.exact(i, j);
+                        exact[k] = Some(v);
+                        v
+                    }
+                };
+                restricted.push(v);
+            }
+        }
+        programs += 1;
+        let solution = lp::solve(&restricted, row_set.len(), col_set.len());
+        let v = solution.value;
+        let full = |set: &[usize], mix: &[f64], len: usize| {
+            let mut all = vec![0.0; len];
+            for (&i, &p) in set.iter().zip(mix) {
+                all[i] = p;
+            }
+            all
+        };
+        let col_mix: Vec<(usize, f64)> = col_set
+            .iter()
+            .copied()
+            .zip(solution.cols.iter().copied())
+            .filter(|m| m.1 > 0.0)
+            .collect();
+        let row_mix: Vec<(usize, f64)> = row_set
+            .iter()
+            .copied()
+            .zip(solution.rows.iter().copied())
+            .filter(|m| m.1 > 0.0)
+            .collect();
+        let mut best_row = None;
+        let mut best = v + EPS;
+        for i in (0..rows).filter(|i| !row_set.contains(i)) {
+            let pairs: Vec<(usize, f64)> =
+                col_mix.iter().map(|&(j, y)| (i * cols + j, y)).collect();
+            if let Some(u) = response(game, cols, &mut exact, &mut bounds, &pairs, best, true) {
+                best = u;
+                best_row = Some(i);
+            }
+        }
+        let mut best_col = None;
+        let mut best = v - EPS;
+        for j in (0..cols).filter(|j| !col_set.contains(j)) {
+            let pairs: Vec<(usize, f64)> =
+                row_mix.iter().map(|&(i, x)| (i * cols + j, x)).collect();
+            if let Some(u) = response(game, cols, &mut exact, &mut bounds, &pairs, best, false) {
+                best = u;
+                best_col = Some(j);
+            }
+        }
+        // A stopped solve ends here too: its answer is discarded.
+        if best_row.is_none() && best_col.is_none() || game.stopped() {
+            let (r, c) = (
+                full(&row_set, &solution.rows, rows),
+                full(&col_set, &solution.cols, cols),
+            );
+            return (
+                Solution {
+                    rows: r,
+                    cols: c,
+                    value: v,
+                },
+                programs,
+            );
+        }
+        row_set.extend(best_row);
+        col_set.extend(best_col);
+    }
+}
+
+/// Whether one pick beats `best` against the other side's mix `pairs` (entry index
+/// `i * cols + j`, probability): its expected value if it does (more than `best` for
+/// the rows, `maximise`; less for the columns), `None` otherwise.
+fn response(
+    game: &mut impl Entries,
+    cols: usize,
+    exact: &mut [Option<f64>],
+    bounds: &mut [Option<Interval>],
+    pairs: &[(usize, f64)],
+    best: f64,
+    maximise: bool,
+) -> Option<f64> {
+    // The optimistic end of each entry: exact when known, else its bound.
+    let mut optimistic = Vec::with_capacity(pairs.len());
+    for &(k, _) in pairs {
+        let o = match exact[k] {
+            Some(v) => v,
+            None => {
+                let (lo, hi) = match bounds[k] {
+                    Some(b) => b,
+                    None => {
+                        let b = game.bounds(k / cols, k % cols);
+                        bounds[k] = Some(b);
+                        b
+                    }
+                };
+                if hi - lo <= EPS {
+                    exact[k] = Some(lo);
+                }
+                if maximise { hi } else { lo }
+            }
+        };
+        optimistic.push(o);
+    }
+    let beats = |u: f64| if maximise { u > best } else { u < best };
+    let mut estimate: f64 = pairs.iter().zip(&optimistic).map(|(p, o)| p.1 * o).sum();
+    if !beats(estimate) {
+        return None;
+    }
+    // Most probable entries first: they move the estimate most.
+    let mut order: Vec<usize> = (0..pairs.len()).collect();
+    order.sort_by(|&a, &b| pairs[b].1.total_cmp(&pairs[a].1));
+    for m in order {
+        let (k, p) = pairs[m];
+        let v = match exact[k] {
+            Some(v) => v,
+            None => {
+                let v = game.exact(k / cols, k % cols);
+                exact[k] = Some(v);
+                v
+            }
+        };
+        estimate += p * (v - optimistic[m]);
+        if !beats(estimate) {
+            return None;
+        }
+    }
+    Some(estimate)
+}
+
+/// Plain backward induction, the reference: every node's full matrix of exact child
+/// values solved by linear programming, no bounds, no symmetry; lines cut as draws
+/// after the empty cells plus `extra` turns, as [`Exact`] with the same `extra`.
+/// `None` after `budget` nodes.
+#[must_use]
+pub fn brute_force(position: &Position, extra: u32, budget: u64) -> Option<f64> {
+    type Memo = HashMap<(Position, u32), f64>;
+    fn value(p: &Position, turns: u32, memo: &mut Memo, budget: &mut u64) -> Option<f64> {
+        if let Some(v) = over_value(p) {
+            return Some(v);
+        }
+        if turns == 0 {
+            return Some(0.0);
+        }
+        if let Some(&v) = memo.get(&(*p, turns)) {
+            return Some(v);
+        }
+        *budget = budget.checked_sub(1)?;
+        let cells: Vec<Cell> = p.empty_cells().iter().collect();
+        let mut m = Vec::with_capacity(cells.len() * cells.len());
+        for &b in &cells {
+            for &w in &cells {
+                m.push(value(&child(p, b, w), turns - 1, memo, budget)?);
+            }
+        }
+        let v = lp::solve(&m, cells.len(), cells.len()).value;
+        memo.insert((*p, turns), v);
+        Some(v)
+    }
+    let turns = position.empty_cells().len() + extra;
+    value(position, turns, &mut HashMap::new(), &mut { budget })
+}
+
+/// Empty cells at which the sampling games stop playing to win and start defending.
+pub const DEFEND_FROM: u32 = 36;
+
+/// The defender's weights on the opponent's five-cell windows holding 0–4 of its
+/// turtles (its own windows weigh nothing).
+const DEFENCE: [i32; 5] = [0, 1, 10, 100, 1000];
+
+/// A defender's pick: the cell that blocks the most opponent line windows, weighted
+/// steeply by the turtles already in them (ties drawn at random). It never plays for
+/// its own lines, so two defenders fill the board far beyond where real games end.
+fn defend(position: &Position, color: Color, rng: &mut Rng) -> Option<Cell> {
+    let scores = weighted_window_scores(position, color, &[0; 5], &DEFENCE);
+    let empty: Vec<Cell> = position.empty_cells().iter().collect();
+    let top = empty.iter().map(|c| scores[c.index()]).max()?;
+    let best: Vec<Cell> = empty
+        .into_iter()
+        .filter(|c| scores[c.index()] == top)
+        .collect();
+    rng.choose(&best).copied()
+}
+
+/// The position of sampling game `seed` at the first turn with at most `max_empty`
+/// empty cells, if the game gets there still ongoing with at least `min_empty`. The
+/// game is played from the empty board by the greedy player on both sides (win, block,
+/// capture, else near the stones) down to [`DEFEND_FROM`] empty cells, then by two
+/// [`defend`]ers: real games end with 20 or more empty cells, and the defenders carry
+/// a real middle game on into the endgame with every rule at work (captures reopen
+/// cells, collisions lay eggs, captures hatch them), unlike random fillings.
+#[must_use]
+pub fn played_position(seed: u64, min_empty: u32, max_empty: u32) -> Option<Position> {
+    let mut rng = Rng::new(seed);
+    let mut position = Position::new();
+    for _ in 0..2 * playout::MAX_TURNS {
+        if position.status().is_over() {
+            return None;
+        }
+        let empty = position.empty_cells().len();
+        if empty <= max_empty {
+            return (empty >= min_empty).then_some(position);
+        }
+        let (black, white) = if empty > DEFEND_FROM {
+            (
+                greedy::pick(&position, Color::Black, &mut rng)?,
+                greedy::pick(&position, Color::White, &mut rng)?,
+            )
+        } else {
+            (
+                defend(&position, Color::Black, &mut rng)?,
+                defend(&position, Color::White, &mut rng)?,
+            )
+        };
+        position.resolve_turn_quiet(black, white).ok()?;
+    }
+    None
+}
+
+/// A fixed set of `count` endgames with `min_empty..=max_empty` empty cells from the
+/// sampling games (seeds 0, 1, …, the same set every time) whose root is a genuine
+/// simultaneous game (the serialized bounds differ) and which `solver` solves within
+/// its budget, each with its solved root, the solver's counts and seconds.
+pub fn solved_set(
+    solver: &mut Exact,
+    count: usize,
+    min_empty: u32,
+    max_empty: u32,
+    seeds: u64,
+) -> Vec<(u64, Position, Solved, Stats, f64)> {
+    let mut set = Vec::new();
+    for seed in 0..seeds {
+        if set.len() >= count {
+            break;
+        }
+        let Some(position) = played_position(seed, min_empty, max_empty) else {
+            continue;
+        };
+        let started = std::time::Instant::now();
+        let before = solver.stats;
+        let Some((lo, hi)) = solver.serialized_bounds(&position) else {
+            continue;
+        };
+        if hi - lo <= EPS {
+            continue;
+        }
+        if let Some(solved) = solver.root(&position) {
+            let mut stats = solver.stats;
+            stats.exact_nodes -= before.exact_nodes;
+            stats.bounds_met -= before.bounds_met;
+            stats.serial_nodes -= before.serial_nodes;
+            stats.programs -= before.programs;
+            stats.entries -= before.entries;
+            stats.hits -= before.hits;
+            stats.horizon -= before.horizon;
+            set.push((
+                seed,
+                position,
+                solved,
+                stats,
+                started.elapsed().as_secs_f64(),
+            ));
+        }
+    }
+    set
+}
+
+/// The exploitability of `strategy` (cells with their shares) played by `color` at
+/// the solved root, as a share of the value range (−1..1): the root's value `v*` minus
+/// the value a best-responding opponent gets against it, in black's view for black
+/// (and white's for white), over 2.
+#[must_use]
+pub fn exploitability(solved: &Solved, color: Color, strategy: &[(Cell, f64)]) -> f64 {
+    solved.exploitability(color.index(), strategy) / 2.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::shell::matrix;
+
+    /// Whether some joint pick at `position` captures, and whether some hatches an
+    /// egg (a capture claiming an egg that stays as a turtle).
+    fn rules_at_work(position: &Position) -> (bool, bool) {
+        let cells: Vec<Cell> = position.empty_cells().iter().collect();
+        let (mut captures, mut hatches) = (false, false);
+        for &b in &cells {
+            for &w in &cells {
+                let mut next = *position;
+                let Ok(report) = next.resolve_turn(b, w) else {
+                    continue;
+                };
+                for step in report.steps() {
+                    if step.captures(Color::Black) + step.captures(Color::White) > 0 {
+                        captures = true;
+                    }
+                    if !(step.hatched(Color::Black).is_empty()
+                        && step.hatched(Color::White).is_empty())
+                    {
+                        hatches = true;
+                    }
+                }
+            }
+        }
+        (captures, hatches)
+    }
+
+    /// Small endgames from the sampling games, some with captures and hatching among
+    /// the root's joint picks (checked: the test needs them).
+    fn small_endgames(empty: u32, count: usize) -> Vec<Position> {
+        let mut found = Vec::new();
+        let (mut captures, mut hatches) = (false, false);
+        for seed in 0..400 {
+            let Some(p) = played_position(seed, empty, empty) else {
+                continue;
+            };
+            let (c, h) = rules_at_work(&p);
+            if found.len() < count || (c && !captures) || (h && !hatches) {
+                captures |= c;
+                hatches |= h;
+                found.push(p);
+            }
+            if found.len() >= count && captures && hatches {
+                break;
+            }
+        }
+        assert!(
+            captures && hatches,
+            "no capture or no hatching among {found:?}"
+        );
+        found
+    }
+
+    #[test]
+    fn agrees_with_brute_force_on_small_endgames() {
+        // The same game for both: lines cut as draws one turn past the empty cells.
+        let mut checked = 0;
+        for p in small_endgames(4, 8) {
+            let Some(reference) = brute_force(&p, 1, 200_000) else {
+                continue;
+            };
+            checked += 1;
+            for (symmetric, bounds) in [(true, true), (false, true), (true, false)] {
+                let mut solver = Exact {
+                    symmetric,
+                    bounds,
+                    extra: 1,
+                    ..Exact::default()
+                };
+                let v = solver.value(&p).expect("no budget");
+                assert!(
+                    (v - reference).abs() < 1e-9,
+                    "{p:?}: {v} against {reference}"
+                );
+                let root = solver.root(&p).expect("no budget");
+                assert!((root.solution.value - reference).abs() < 1e-9, "{p:?}");
+            }
+        }
+        assert!(
+            checked >= 4,
+            "{checked} endgames within the brute force's budget"
+        );
+    }
+
+    #[test]
+    fn symmetric_images_have_the_same_value() {
+        let p = small_endgames(4, 8)
+            .into_iter()
+            .find(|p| brute_force(p, 1, 100_000).is_some_and(|v| v != 0.0))
+            .expect("an endgame that is not a draw");
+        let v = brute_force(&p, 1, u64::MAX).expect("no budget");
+        for perm in &SYMMETRIES {
+            let image = transformed(&p, perm, false);
+            let w = brute_force(&image, 1, u64::MAX).expect("no budget");
+            assert!((w - v).abs() < 1e-9, "{image:?}");
+            let swapped = transformed(&p, perm, true);
+            let w = brute_force(&swapped, 1, u64::MAX).expect("no budget");
+            assert!((w + v).abs() < 1e-9, "{swapped:?}");
+            assert_eq!(canonical(&image, true).0, canonical(&p, true).0);
+        }
+    }
+
+    /// A matrix with exact entries and bounds around them (loose by a random slack).
+    struct Random {
+        values: Vec<f64>,
+        slack: Vec<(f64, f64)>,
+        cols: usize,
+        asked: usize,
+    }
+
+    impl Entries for Random {
+        fn exact(&mut self, i: usize, j: usize) -> f64 {
+            self.asked += 1;
+            self.values[i * self.cols + j]
+        }
+        fn bounds(&mut self, i: usize, j: usize) -> Interval {
+            let k = i * self.cols + j;
+            (
+                self.values[k] - self.slack[k].0,
+                self.values[k] + self.slack[k].1,
+            )
+        }
+    }
+
+    #[test]
+    fn double_oracle_equals_the_full_solution_on_random_matrices() {
+        let mut rng = Rng::new(17);
+        let mut asked = 0;
+        let mut entries = 0;
+        for _ in 0..300 {
+            let rows = 1 + rng.below(9) as usize;
+            let cols = 1 + rng.below(9) as usize;
+            let values: Vec<f64> = (0..rows * cols)
+                .map(|_| f64::from(rng.below(9) as u32) / 4.0 - 1.0)
+                .collect();
+            let slack = (0..rows * cols)
+                .map(|_| {
+                    let s = |rng: &mut Rng| if rng.below(3) == 0 { 0.0 } else { rng.unit() };
+                    (s(&mut rng), s(&mut rng))
+                })
+                .collect();
+            let start = (
+                rng.below(rows as u64) as usize,
+                rng.below(cols as u64) as usize,
+            );
+            let mut game = Random {
+                values: values.clone(),
+                slack,
+                cols,
+                asked: 0,
+            };
+            let (solution, _) = double_oracle(&mut game, rows, cols, start);
+            let full = lp::solve(&values, rows, cols);
+            assert!((solution.value - full.value).abs() < 1e-9, "{values:?}");
+            // Its strategies are an equilibrium of the whole game.
+            let gap = matrix::exploitability(&values, &solution.rows, &solution.cols);
+            assert!(gap < 1e-9, "{values:?} {solution:?}");
+            asked += game.asked;
+            entries += rows * cols;
+        }
+        // It solves without asking for every entry.
+        assert!(asked < entries, "{asked} of {entries}");
+    }
+
+    #[test]
+    fn exploitability_is_the_hand_worked_best_response_gap() {
+        // Three cells; black's payoffs [[1, −1, 0], [−1, 1, 0], [0, 0, −1/2]] (rows
+        // black, columns white). By hand: black's (1/2, 1/2, 0) makes every column pay
+        // 0, and white's third column makes every row pay at most 0, so v* = 0.
+        let cells = vec![Cell::ALL[0], Cell::ALL[1], Cell::ALL[2]];
+        let matrix = vec![1.0, -1.0, 0.0, -1.0, 1.0, 0.0, 0.0, 0.0, -0.5];
+        let solution = lp::solve(&matrix, 3, 3);
+        assert!(solution.value.abs() < 1e-12, "{solution:?}");
+        let solved = Solved {
+            cells: cells.clone(),
+            matrix,
+            solution,
+        };
+        // Black plays (3/4, 1/4, 0): column 2 pays 3/4·(−1) + 1/4·1 = −1/2, so a best
+        // response gains 1/2 on v* = 0: a quarter of the value range.
+        let black = [(cells[0], 0.75), (cells[1], 0.25)];
+        assert!((exploitability(&solved, Color::Black, &black) - 0.25).abs() < 1e-12);
+        // White plays column 3 only: black's rows pay 0, 0, −1/2; black's best gets 0,
+        // white's value is 0 too: unexploitable.
+        let white = [(cells[2], 1.0)];
+        assert!(exploitability(&solved, Color::White, &white).abs() < 1e-12);
+        // White plays column 1 only: row 1 gets 1, white loses 1 on its value 0: half
+        // the range.
+        let white = [(cells[0], 1.0)];
+        assert!((exploitability(&solved, Color::White, &white) - 0.5).abs() < 1e-12);
+    }
+}
