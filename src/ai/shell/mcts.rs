@@ -18,7 +18,9 @@
 //! When the arena is full the search keeps running, valuing new joint choices by
 //! playouts without storing them.
 //!
-//! At the root, when a colour can win at once, the matrix game of the cells both
+//! Where a colour has two or more winning cells, the node's turn is a threat game
+//! ([`ThreatGame`]) solved exactly as the node is visited: both colours sample from
+//! its equilibrium. At a root without one, when a colour can win at once, the matrix game of the cells both
 //! colours still play (root shares of 2 % or more; a pair tried fewer than 12 times
 //! drops the rarer of its two cells) is solved on the pairs' mean values when it is
 //! small ([`super::matrix`]), and the move is drawn from its equilibrium instead. The played
