@@ -9,7 +9,9 @@
 //!   ([`SIMPLE_DEPTH`] plies) over mobility, corners and X-squares, exact in the last
 //!   [`SIMPLE_EXACT`] empties; the greedy player in the other games;
 //! - [`Player::Windows`]: the deterministic threat-builder
-//!   [`crate::ai::shell::windows::pick`] (Shell); the greedy player in the other games.
+//!   [`crate::ai::shell::windows::pick`] (Shell); the greedy player in the other games;
+//! - [`Baseline::Tactician`]: the sequential tactician
+//!   [`crate::ai::shell::tactician::pick`] (Shell); the greedy player in the other games.
 //!
 //! Fleets are uniformly random for every player ([`crate::ai::battleship::random_fleet`]).
 //! Each function answers `None` only when no move exists. Every choice draws only from
@@ -46,6 +48,8 @@ pub enum Baseline {
     Simple,
     /// The deterministic threat-builder (Shell; greedy elsewhere).
     Windows,
+    /// The sequential tactician (Shell; greedy elsewhere).
+    Tactician,
 }
 
 impl Baseline {
@@ -57,18 +61,20 @@ impl Baseline {
             Baseline::Greedy => "greedy",
             Baseline::Simple => "simple",
             Baseline::Windows => "windows",
+            Baseline::Tactician => "tactician",
         }
     }
 }
 
 impl Player {
     /// Every player, in the order the option lists them.
-    pub const ALL: [Player; 5] = [
+    pub const ALL: [Player; 6] = [
         Player::Search,
         Player::Baseline(Baseline::Random),
         Player::Baseline(Baseline::Greedy),
         Player::Baseline(Baseline::Simple),
         Player::Baseline(Baseline::Windows),
+        Player::Baseline(Baseline::Tactician),
     ];
 
     /// The option's word for this player: `default` for the search, else the
@@ -102,7 +108,7 @@ pub fn othello(position: &OthelloPosition, baseline: Baseline, rng: &mut Rng) ->
     let moves = position.legal_moves();
     match baseline {
         Baseline::Random => rng.choose(&moves).copied(),
-        Baseline::Greedy | Baseline::Windows => {
+        Baseline::Greedy | Baseline::Windows | Baseline::Tactician => {
             let flips = |mv: &Move| position.check(*mv).map_or(0, u64::count_ones);
             let most = moves.iter().map(flips).max()?;
             let best: Vec<Move> = moves.into_iter().filter(|mv| flips(mv) == most).collect();
@@ -209,6 +215,7 @@ pub fn shell(
         }
         Baseline::Greedy | Baseline::Simple => crate::ai::shell::greedy::pick(position, color, rng),
         Baseline::Windows => crate::ai::shell::windows::pick(position, color),
+        Baseline::Tactician => crate::ai::shell::tactician::pick(position, color),
     }
 }
 
@@ -220,7 +227,7 @@ pub fn battleship(view: &View, baseline: Baseline, rng: &mut Rng) -> Option<SeaC
             let open: Vec<SeaCell> = view.open_cells().collect();
             rng.choose(&open).copied()
         }
-        Baseline::Greedy | Baseline::Simple | Baseline::Windows => {
+        Baseline::Greedy | Baseline::Simple | Baseline::Windows | Baseline::Tactician => {
             crate::ai::battleship::parity_hunt(view, rng)
         }
     }

@@ -46,7 +46,7 @@ fn a_misspelt_name_fails_with_the_list_of_values() {
         &["--player", "gredy"],
         "gredy",
         "--player",
-        "default, random, greedy, simple, windows",
+        "default, random, greedy, simple, windows, tactician",
     );
     refused_before_the_run(
         &["--protocol", "nbord"],
@@ -133,7 +133,11 @@ fn help_lists_the_values_of_every_named_flag() {
         text(&output.stdout)
     };
     let top = help(&["--help"]);
-    for values in [GAMES, "default, random, greedy, simple, windows", LEVELS] {
+    for values in [
+        GAMES,
+        "default, random, greedy, simple, windows, tactician",
+        LEVELS,
+    ] {
         assert!(
             top.contains(&format!("[possible values: {values}]")),
             "{top}"

@@ -153,7 +153,7 @@ impl Tactics {
 }
 
 /// Every five-cell window of the board (140 of them), as masks.
-const WINDOWS: [u128; 140] = {
+pub(crate) const WINDOWS: [u128; 140] = {
     let mut windows = [0u128; 140];
     let mut n = 0;
     // (dc, dr) per forward line: east, south, south-east, south-west.

@@ -18,6 +18,8 @@
 //!   measure the search's exploitability;
 //! - [`greedy`]: the simple one-turn-lookahead player (win > block > capture > near
 //!   stones), the baseline the search is measured against;
+//! - [`tactician`]: the sequential tactician, a deterministic alpha-beta over
+//!   serialised turns with threat-space search, a stronger predictable opponent;
 //! - [`windows`]: the threat-builder, a deterministic one-ply player (win > block >
 //!   steeply weighted line windows and captures), a predictable opponent to punish.
 
@@ -30,6 +32,7 @@ pub mod matrix;
 pub mod mcts;
 pub mod playout;
 pub mod solver;
+pub mod tactician;
 #[cfg(test)]
 mod testing;
 pub mod windows;

@@ -16,7 +16,7 @@ use tabula::ai::Limits;
 use tabula::ai::shell::candidates::{Tactics, candidates};
 use tabula::ai::shell::exact::{self, Exact};
 use tabula::ai::shell::solver::{self, Solver};
-use tabula::ai::shell::{Selection, Settings, greedy, playout, search, windows};
+use tabula::ai::shell::{Selection, Settings, greedy, playout, search, tactician, windows};
 use tabula::games::shell::{Cell, Position};
 use tabula::games::{Color, Outcome};
 use tabula::rng::Rng;
@@ -118,6 +118,7 @@ enum Opponent {
     Greedy,
     Random,
     Windows,
+    Tactician,
 }
 
 impl Opponent {
@@ -126,6 +127,7 @@ impl Opponent {
             Opponent::Greedy => "greedy",
             Opponent::Random => "random",
             Opponent::Windows => "windows",
+            Opponent::Tactician => "tactician",
         }
     }
 
@@ -133,6 +135,7 @@ impl Opponent {
         match self {
             Opponent::Greedy => greedy::pick(position, color, rng),
             Opponent::Windows => windows::pick(position, color),
+            Opponent::Tactician => tactician::pick(position, color),
             Opponent::Random => {
                 let empty = position.empty_cells();
                 empty.iter().nth(rng.below(u64::from(empty.len())) as usize)
@@ -489,7 +492,12 @@ pub fn run(args: &ShellArgs) -> Result<()> {
     if args.games == 0 {
         return Ok(());
     }
-    for opponent in [Opponent::Windows, Opponent::Greedy, Opponent::Random] {
+    for opponent in [
+        Opponent::Windows,
+        Opponent::Tactician,
+        Opponent::Greedy,
+        Opponent::Random,
+    ] {
         let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
         let mut iterations = (0u64, 0.0f64);
         let started = Instant::now();
