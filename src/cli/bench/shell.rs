@@ -56,6 +56,9 @@ pub struct ShellArgs {
     /// Candidate cells per colour in the search's other nodes (shell; 0: the default).
     #[arg(long, default_value_t = 0)]
     width: usize,
+    /// Threat games in the search player's tree (shell; off by default).
+    #[arg(long)]
+    threat_games: bool,
     /// Uniformly random turns (both picks random near the centre) opening each pair
     /// of games against a baseline; both games of a pair share them (shell).
     #[arg(long, default_value_t = 0)]
@@ -156,6 +159,7 @@ fn settings(args: &ShellArgs) -> Result<Settings> {
         threads: args.threads.max(1),
         root_width: or_default(args.root_width, defaults.root_width),
         width: or_default(args.width, defaults.width),
+        threat_games: args.threat_games,
         ..defaults
     })
 }
