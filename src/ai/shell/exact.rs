@@ -1,5 +1,7 @@
-//! An exact solver for What the Shell endgames of 10 to 14 empty cells: backward
-//! induction over the simultaneous turns, each node's matrix game solved by *double
+//! An exact solver for What the Shell endgames, built for positions of 10 to 14
+//! empty cells (on positions carried on from real play it finishes only a few empty
+//! cells within its budget today: docs/shell-player.md): backward induction over the
+//! simultaneous turns, each node's matrix game solved by *double
 //! oracle* inside bounds from the *serialized* games (Bošanský, Lisý, Lanctot, Čermák,
 //! Winands, AIJ 2016), with a transposition table over the board's symmetries.
 //!

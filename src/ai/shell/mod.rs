@@ -9,9 +9,9 @@
 //! - [`candidates`]: the game knowledge it searches with (tactical cells, line
 //!   windows, cells near the stones);
 //! - [`playout`]: guided and uniform playouts;
-//! - [`exact`]: the exact solver for endgames of 10–14 empty cells (double oracle
-//!   inside serialized alpha-beta bounds, transpositions over the board's symmetries),
-//!   to measure the search's exploitability on positions from real games;
+//! - [`exact`]: an exact endgame solver (double oracle inside serialized alpha-beta
+//!   bounds, transpositions over the board's symmetries) for the search's
+//!   exploitability on positions from real games (a few empty cells within budget);
 //! - [`lp`]: zero-sum matrix games solved exactly by linear programming;
 //! - [`matrix`]: zero-sum matrix games solved by regret matching⁺;
 //! - [`solver`]: an exact solver for small endgames (a matrix game per node), to
@@ -38,3 +38,23 @@ mod testing;
 pub mod windows;
 
 pub use mcts::{Memory, Outcome, Selection, Settings, search, search_in};
+
+use crate::games::Color;
+use crate::games::shell::{Cell, Position};
+
+/// The position after a turn where `color` picks `mine` and its opponent `theirs`;
+/// `None` when the turn is refused.
+pub(crate) fn after_turn(
+    position: &Position,
+    color: Color,
+    mine: Cell,
+    theirs: Cell,
+) -> Option<Position> {
+    let (black, white) = match color {
+        Color::Black => (mine, theirs),
+        Color::White => (theirs, mine),
+    };
+    let mut next = *position;
+    next.resolve_turn_quiet(black, white).ok()?;
+    Some(next)
+}

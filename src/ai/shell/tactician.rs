@@ -22,6 +22,7 @@
 //! the turtle count. It never draws a random number and ignores the clock (its work
 //! is bounded by depth and width): the same position, the same cell.
 
+use super::after_turn;
 use super::candidates::{Tactics, WINDOWS, candidates};
 use crate::games::shell::cell::BOARD;
 use crate::games::shell::{Cell, CellSet, Position};
@@ -80,17 +81,6 @@ pub fn evaluate(position: &Position, color: Color) -> i32 {
     score + TURTLE * (own.count_ones() as i32 - theirs.count_ones() as i32)
 }
 
-/// The turn where `color` picks `mine` and the opponent `theirs`; `None` if illegal.
-fn play(position: &Position, color: Color, mine: Cell, theirs: Cell) -> Option<Position> {
-    let (black, white) = match color {
-        Color::Black => (mine, theirs),
-        Color::White => (theirs, mine),
-    };
-    let mut next = *position;
-    next.resolve_turn_quiet(black, white).ok()?;
-    Some(next)
-}
-
 /// True when a winning cell of `color` in `threats` is still one after the turn.
 fn threat_stands(after: &Position, color: Color, threats: u128) -> bool {
     CellSet::from_bits(threats).iter().any(|cell| {
@@ -136,7 +126,7 @@ fn forced_win(position: &Position, color: Color, depth: u32) -> bool {
     let picks = threat_cells(position, color) | mine;
     CellSet::from_bits(picks).iter().any(|pick| {
         CellSet::from_bits(replies).iter().all(|reply| {
-            play(position, color, pick, reply)
+            after_turn(position, color, pick, reply)
                 .is_some_and(|next| forced_win(&next, color, depth - 1))
         })
     })
@@ -167,7 +157,7 @@ pub fn forcing_line(position: &Position, color: Color, depth: u32) -> Option<Cel
     ordered.sort_by_key(|&c| std::cmp::Reverse(pick_order(position, color, c)));
     ordered.into_iter().find(|&pick| {
         CellSet::from_bits(replies).iter().all(|reply| {
-            play(position, color, pick, reply)
+            after_turn(position, color, pick, reply)
                 .is_some_and(|next| forced_win(&next, color, depth - 1))
         })
     })
@@ -251,7 +241,7 @@ impl Search {
         for &pick in picks {
             let mut worst = INFINITE;
             for &reply in replies {
-                let Some(next) = play(position, color, pick, reply) else {
+                let Some(next) = after_turn(position, color, pick, reply) else {
                     continue;
                 };
                 let value = if next.status().is_over() {
