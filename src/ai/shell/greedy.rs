@@ -98,7 +98,7 @@ pub fn pick(position: &Position, color: Color, rng: &mut Rng) -> Option<Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::shell::testing::{cell, position};
+    use crate::ai::shell::testing::{cell, position, won_by_black};
 
     #[test]
     fn empty_board_picks_around_the_centre() {
@@ -180,16 +180,7 @@ mod tests {
             .map(|s| pick(&p, Color::White, &mut Rng::new(s)))
             .collect();
         assert_eq!(a, b);
-        let won = position(
-            &[
-                ("a1", 'X'),
-                ("b1", 'X'),
-                ("c1", 'X'),
-                ("d1", 'X'),
-                ("e1", 'X'),
-            ],
-            "-",
-        );
+        let won = won_by_black();
         assert_eq!(pick(&won, Color::White, &mut Rng::new(1)), None);
     }
 }

@@ -1051,7 +1051,7 @@ pub fn search_in(
 mod tests {
     use super::*;
     use crate::ai::shell::greedy;
-    use crate::ai::shell::testing::{cell, position};
+    use crate::ai::shell::testing::{cell, position, won_by_black};
     use crate::games::Status;
 
     fn bounded(iterations: u64, selection: Selection) -> Settings {
@@ -1366,16 +1366,7 @@ mod tests {
                 }
             }
         }
-        let won = position(
-            &[
-                ("a1", 'X'),
-                ("b1", 'X'),
-                ("c1", 'X'),
-                ("d1", 'X'),
-                ("e1", 'X'),
-            ],
-            "-",
-        );
+        let won = won_by_black();
         let settings = bounded(100, Selection::RegretMatching);
         assert_eq!(
             search(

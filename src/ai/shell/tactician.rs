@@ -320,7 +320,7 @@ pub fn pick(position: &Position, color: Color) -> Option<Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::shell::testing::{cell, position};
+    use crate::ai::shell::testing::{cell, position, won_by_black};
 
     #[test]
     fn wins_at_once_and_blocks_a_lone_threat() {
@@ -394,16 +394,7 @@ mod tests {
         let p = position(&[("e5", 'X'), ("d4", 'O'), ("f6", 'E')], "f6");
         assert_eq!(pick(&p, Color::White), pick(&p, Color::White));
         assert!(pick(&p, Color::White).is_some_and(|c| p.is_empty(c)));
-        let won = position(
-            &[
-                ("a1", 'X'),
-                ("b1", 'X'),
-                ("c1", 'X'),
-                ("d1", 'X'),
-                ("e1", 'X'),
-            ],
-            "-",
-        );
+        let won = won_by_black();
         assert_eq!(pick(&won, Color::White), None);
     }
 }

@@ -15,3 +15,17 @@ pub fn position(marks: &[(&str, char)], eggs: &str) -> Position {
     let board: String = cells.iter().collect();
     Position::from_notation(&format!("{board} {eggs}")).expect("test position")
 }
+
+/// A finished game: black's five a1–e1 (S2).
+pub fn won_by_black() -> Position {
+    position(
+        &[
+            ("a1", 'X'),
+            ("b1", 'X'),
+            ("c1", 'X'),
+            ("d1", 'X'),
+            ("e1", 'X'),
+        ],
+        "-",
+    )
+}
