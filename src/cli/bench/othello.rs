@@ -157,18 +157,33 @@ fn bench_ffo(plan: &Plan<'_>, selection: Selection) -> Result<()> {
         ..Settings::default()
     };
     println!(
-        "{:>4} {:>7} {:>10} {:>14} {:>14} {:>10} {:>5} {:>6} {:>6}  match",
-        "ffo", "empties", "seconds", "nodes", "span", "M nodes/s", "move", "score", "known"
+        "{:>4} {:>7} {:>10} {:>7} {:>14} {:>14} {:>10} {:>10} {:>5} {:>6} {:>6}  match",
+        "ffo",
+        "empties",
+        "seconds",
+        "CPU s",
+        "nodes",
+        "span",
+        "M nodes/s",
+        "M n/CPU-s",
+        "move",
+        "score",
+        "known"
     );
     let (mut total_nodes, mut total_span, mut total_seconds, mut matched) = (0u64, 0u64, 0f64, 0);
     let cpu_before = tabula::cpu::process_seconds();
     for problem in &problems {
         let started = Instant::now();
+        let cpu_started = tabula::cpu::process_seconds();
         let Some(result) = solve(&problem.position, Limits::depth(64), &settings) else {
             println!("#{}: the game is over", problem.number);
             continue;
         };
         let seconds = started.elapsed().as_secs_f64();
+        // CPU time is counted in ticks of 1/100 s: short solves read coarsely.
+        let cpu = cpu_started
+            .zip(tabula::cpu::process_seconds())
+            .map(|(a, b)| b - a);
         let known = problem.scores.first().map(|(_, s)| *s);
         let score = match result.score {
             Score::Exact(s) => s,
@@ -188,13 +203,16 @@ fn bench_ffo(plan: &Plan<'_>, selection: Selection) -> Result<()> {
         total_span += result.span;
         total_seconds += seconds;
         println!(
-            "{:>4} {:>7} {:>10.3} {:>14} {:>14} {:>10.1} {:>5} {:>+6} {:>+6}  {}",
+            "{:>4} {:>7} {:>10.3} {:>7} {:>14} {:>14} {:>10.1} {:>10} {:>5} {:>+6} {:>+6}  {}",
             problem.number,
             problem.position.board().empty().count_ones(),
             seconds,
+            cpu.map_or("-".into(), |cpu| format!("{cpu:.2}")),
             result.nodes,
             result.span,
             result.nodes as f64 / seconds.max(1e-9) / 1e6,
+            cpu.filter(|cpu| *cpu > 0.0)
+                .map_or("-".into(), |cpu| format!("{:.1}", result.nodes as f64 / cpu / 1e6)),
             mv,
             score,
             known.unwrap_or(0),
