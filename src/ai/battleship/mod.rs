@@ -11,6 +11,8 @@
 //! - [`hunter`]: the shot at the open cell most likely to hold a ship.
 //! - [`rollout`]: the shot of fewest expected misses to come, by Monte Carlo rollouts
 //!   of the hunter over fleets drawn from its belief.
+//! - [`quick`]: the rollout hunter with a simulated hunter on bit sets, cheap enough
+//!   for hundreds of rollouts a shot.
 //! - [`learned`]: one step of look-ahead over a fitted value of the misses to come,
 //!   the rollouts' cheap stand-in.
 //! - [`styles`]: the adaptive placement prior, a posterior over placement styles
@@ -29,6 +31,7 @@ pub mod hunter;
 pub mod learned;
 pub mod parity;
 pub mod placer;
+pub mod quick;
 pub mod rollout;
 pub mod sample;
 pub mod styles;
