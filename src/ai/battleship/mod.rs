@@ -54,11 +54,19 @@ pub enum HunterKind {
     Rollout,
     /// [`learned::hunt`]: one step of look-ahead over the built-in value.
     Learned,
+    /// [`quick::hunt`]: rollouts of a simulated hunter on bit sets (tens of ms a
+    /// shot).
+    Quick,
 }
 
 impl HunterKind {
     /// Every hunter, in the order of the option's values.
-    pub const ALL: [HunterKind; 3] = [HunterKind::Greedy, HunterKind::Rollout, HunterKind::Learned];
+    pub const ALL: [HunterKind; 4] = [
+        HunterKind::Greedy,
+        HunterKind::Rollout,
+        HunterKind::Learned,
+        HunterKind::Quick,
+    ];
 
     /// The hunter's name.
     #[must_use]
@@ -67,6 +75,7 @@ impl HunterKind {
             HunterKind::Greedy => "greedy",
             HunterKind::Rollout => "rollout",
             HunterKind::Learned => "learned",
+            HunterKind::Quick => "quick",
         }
     }
 
@@ -92,6 +101,7 @@ pub fn hunt_as(
         (HunterKind::Greedy, None) => hunt(view, rng, limits),
         (HunterKind::Greedy, Some(tilt)) => styles::hunt(view, rng, limits, tilt),
         (HunterKind::Rollout, _) => rollout::hunt(view, rng, limits, &rollout::Settings::default()),
+        (HunterKind::Quick, _) => quick::hunt(view, rng, limits, &quick::Settings::default()),
         (HunterKind::Learned, tilt) => learned::hunt(
             view,
             rng,

@@ -49,7 +49,7 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             candidates: 4,
-            fleets: 200,
+            fleets: 60,
             margin: 1.0,
         }
     }

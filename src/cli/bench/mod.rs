@@ -68,7 +68,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 4)]
     quick_candidates: usize,
     /// Battleship quick rollout hunter: fleets drawn per shot.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 60)]
     quick_fleets: usize,
     /// Battleship quick rollout hunter: standard errors by which a candidate must beat
     /// the hunter's own shot.
