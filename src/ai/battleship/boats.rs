@@ -13,19 +13,53 @@
 //! optimal from these states, so nothing here changes the hunter's shots.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::games::battleship::{Cell, ShipType, View};
 
 /// A set of cells as bits (bit `index`).
 pub type Cells = u128;
 
+/// A multiply-rotate hash for the memo keys (sets of cells): the standard hasher's
+/// cost dominated the rollouts that end at the last boats.
+#[derive(Default)]
+struct Mix(u64);
+
+const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+
+impl Mix {
+    fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(MIX);
+    }
+}
+
+impl Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 29)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.add(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+    fn write_u128(&mut self, i: u128) {
+        self.add(i as u64);
+        self.add((i >> 64) as u64);
+    }
+}
+
+type Memo = HashMap<(Cells, u8), f64, BuildHasherDefault<Mix>>;
+
 /// Counts and greedy values of last-boats states, memoised.
 #[derive(Debug)]
 pub struct LastBoats {
     /// Per cell: the cell and its eight neighbours.
     around: [Cells; 100],
-    counts: HashMap<(Cells, u8), f64>,
-    values: HashMap<(Cells, u8), f64>,
+    counts: Memo,
+    values: Memo,
 }
 
 impl Default for LastBoats {
@@ -48,9 +82,21 @@ impl LastBoats {
         }
         LastBoats {
             around,
-            counts: HashMap::new(),
-            values: HashMap::new(),
+            counts: Memo::default(),
+            values: Memo::default(),
         }
+    }
+
+    /// The number of states memoised.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.counts.len() + self.values.len()
+    }
+
+    /// Whether nothing is memoised.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     fn around(&self, index: usize) -> Cells {
@@ -63,6 +109,18 @@ impl LastBoats {
             0 => return 1.0,
             1 => return f64::from(open.count_ones()),
             _ if open == 0 => return 0.0,
+            // Two boats: every pair of open cells but the touching ones.
+            2 => {
+                let n = open.count_ones();
+                let mut touching = 0;
+                let mut rest = open;
+                while rest != 0 {
+                    let cell = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    touching += (self.around(cell) & open).count_ones().saturating_sub(1);
+                }
+                return f64::from(n * n.saturating_sub(1) / 2 - touching / 2);
+            }
             _ => {}
         }
         if let Some(&n) = self.counts.get(&(open, boats)) {

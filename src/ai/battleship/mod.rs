@@ -11,6 +11,8 @@
 //! - [`hunter`]: the shot at the open cell most likely to hold a ship.
 //! - [`rollout`]: the shot of fewest expected misses to come, by Monte Carlo rollouts
 //!   of the hunter over fleets drawn from its belief.
+//! - [`quick`]: the rollout hunter with a simulated hunter on bit sets, cheap enough
+//!   for hundreds of rollouts a shot.
 //! - [`learned`]: one step of look-ahead over a fitted value of the misses to come,
 //!   the rollouts' cheap stand-in.
 //! - [`styles`]: the adaptive placement prior, a posterior over placement styles
@@ -29,6 +31,7 @@ pub mod hunter;
 pub mod learned;
 pub mod parity;
 pub mod placer;
+pub mod quick;
 pub mod rollout;
 pub mod sample;
 pub mod styles;
@@ -51,11 +54,19 @@ pub enum HunterKind {
     Rollout,
     /// [`learned::hunt`]: one step of look-ahead over the built-in value.
     Learned,
+    /// [`quick::hunt`]: rollouts of a simulated hunter on bit sets (tens of ms a
+    /// shot).
+    Quick,
 }
 
 impl HunterKind {
     /// Every hunter, in the order of the option's values.
-    pub const ALL: [HunterKind; 3] = [HunterKind::Greedy, HunterKind::Rollout, HunterKind::Learned];
+    pub const ALL: [HunterKind; 4] = [
+        HunterKind::Greedy,
+        HunterKind::Rollout,
+        HunterKind::Learned,
+        HunterKind::Quick,
+    ];
 
     /// The hunter's name.
     #[must_use]
@@ -64,6 +75,7 @@ impl HunterKind {
             HunterKind::Greedy => "greedy",
             HunterKind::Rollout => "rollout",
             HunterKind::Learned => "learned",
+            HunterKind::Quick => "quick",
         }
     }
 
@@ -89,6 +101,7 @@ pub fn hunt_as(
         (HunterKind::Greedy, None) => hunt(view, rng, limits),
         (HunterKind::Greedy, Some(tilt)) => styles::hunt(view, rng, limits, tilt),
         (HunterKind::Rollout, _) => rollout::hunt(view, rng, limits, &rollout::Settings::default()),
+        (HunterKind::Quick, _) => quick::hunt(view, rng, limits, &quick::Settings::default()),
         (HunterKind::Learned, tilt) => learned::hunt(
             view,
             rng,

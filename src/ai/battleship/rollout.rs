@@ -168,24 +168,11 @@ pub fn plans(view: &View) -> bool {
 /// The rollout hunter's shot at the sea seen in `view` (module documentation); the
 /// base hunter's where it does not plan.
 pub fn hunt(view: &View, rng: &mut Rng, limits: &Limits<'_>, settings: &Settings) -> Option<Cell> {
-    if !plans(view) || settings.candidates < 2 || settings.fleets < 2 {
-        return hunter::hunt(view, rng, limits);
-    }
-    let belief = hunter::belief(view, rng, limits, settings.fleets);
-    let first = hunter::best(view, &belief.worth, rng)?;
-    let candidates = candidates(view, &belief.worth, first, settings.candidates);
-    let sunk = view
-        .cells_marked(Mark::Sunk)
-        .iter()
-        .fold(0u128, |acc, c| acc | 1 << c.index());
-    let fleets: Vec<Fleet> = belief
-        .samples
-        .iter()
-        .filter_map(|&cells| fleet_from_cells(cells | sunk))
-        .collect();
-    if candidates.len() < 2 || fleets.len() < 2 {
-        return Some(first);
-    }
+    let (first, candidates, fleets) =
+        match planned(view, rng, limits, settings.candidates, settings.fleets) {
+            Ok(plan) => plan,
+            Err(shot) => return shot,
+        };
     let seed = rng.next_u64();
     let mut boats = LastBoats::new();
     let estimates = evaluate(
@@ -201,20 +188,61 @@ pub fn hunt(view: &View, rng: &mut Rng, limits: &Limits<'_>, settings: &Settings
         || limits.expired(),
     );
     let chosen = pick(&estimates, settings.margin);
+    log_scores("rollout", &candidates, &estimates, chosen);
+    candidates.get(chosen).copied().or(Some(first))
+}
+
+/// Logs (at debug level) each candidate's estimate and the one fired.
+pub(crate) fn log_scores(what: &str, candidates: &[Cell], estimates: &[Estimate], chosen: usize) {
     if log::log_enabled!(log::Level::Debug) {
         let scores: Vec<String> = candidates
             .iter()
-            .zip(&estimates)
+            .zip(estimates)
             .map(|(cell, e)| format!("{cell} {:.2} {:+.2}±{:.2}", e.mean, e.difference, e.se))
             .collect();
         log::debug!(
-            "rollout on {} fleets: {}; fired {}",
+            "{what} on {} fleets: {}; fired {}",
             estimates.first().map_or(0, |e| e.fleets),
             scores.join(", "),
-            candidates.get(chosen).copied().unwrap_or(first)
+            candidates.get(chosen).map_or(String::new(), ToString::to_string)
         );
     }
-    candidates.get(chosen).copied().or(Some(first))
+}
+
+/// What a rollout hunter scores at `view`: the base hunter's shot, `k` candidates
+/// (that shot first) and up to `draws` fleets from the belief; or, where it does not
+/// plan (or has fewer than two candidates or fleets), the shot to fire instead.
+pub(crate) fn planned(
+    view: &View,
+    rng: &mut Rng,
+    limits: &Limits<'_>,
+    k: usize,
+    draws: usize,
+) -> Result<(Cell, Vec<Cell>, Vec<Fleet>), Option<Cell>> {
+    if !plans(view) || k < 2 || draws < 2 {
+        return Err(hunter::hunt(view, rng, limits));
+    }
+    let belief = hunter::belief(view, rng, limits, draws);
+    let first = hunter::best(view, &belief.worth, rng).ok_or(None)?;
+    let candidates = candidates(view, &belief.worth, first, k);
+    let fleets = belief_fleets(view, &belief);
+    if candidates.len() < 2 || fleets.len() < 2 {
+        return Err(Some(first));
+    }
+    Ok((first, candidates, fleets))
+}
+
+/// The belief's sample fleets, each with the sunk ships of `view` added.
+fn belief_fleets(view: &View, belief: &hunter::Belief) -> Vec<Fleet> {
+    let sunk = view
+        .cells_marked(Mark::Sunk)
+        .iter()
+        .fold(0u128, |acc, c| acc | 1 << c.index());
+    belief
+        .samples
+        .iter()
+        .filter_map(|&cells| fleet_from_cells(cells | sunk))
+        .collect()
 }
 
 /// `first`, then the open cells of highest worth (ties by index), `k` in all.

@@ -33,7 +33,7 @@ use tabula::ai::Limits;
 use tabula::ai::battleship::boats::{LastBoats, last_boats};
 use tabula::ai::battleship::styles::{Posterior, Style, StyleTables, Tilt};
 use tabula::ai::battleship::{hunt, place, random_fleet};
-use tabula::ai::battleship::{learned, rollout, styles};
+use tabula::ai::battleship::{learned, quick, rollout, styles};
 use tabula::games::battleship::{Cell, Fleet, ShotResult, View};
 use tabula::rng::Rng;
 
@@ -46,10 +46,13 @@ pub enum Hunter {
     Rollout(rollout::Settings),
     /// The learned hunter ([`learned::hunt`]) with the built-in value.
     Learned(learned::Settings),
+    /// The quick rollout hunter ([`quick::hunt`]) with its settings.
+    Quick(quick::Settings),
 }
 
 impl Hunter {
-    /// The hunter named `name` (`default` or `rollout`), rollouts with `settings`.
+    /// The hunter named `name` (`default`, `rollout`, `learned` or `quick`), each with
+    /// its settings.
     ///
     /// # Errors
     /// An unknown name.
@@ -57,12 +60,14 @@ impl Hunter {
         name: &str,
         settings: rollout::Settings,
         learned: learned::Settings,
+        quick: quick::Settings,
     ) -> Result<Hunter> {
         match name {
             "default" | "greedy" => Ok(Hunter::Default),
             "rollout" => Ok(Hunter::Rollout(settings)),
             "learned" => Ok(Hunter::Learned(learned)),
-            other => bail!("unknown hunter {other:?} (hunters: default, rollout, learned)"),
+            "quick" => Ok(Hunter::Quick(quick)),
+            other => bail!("unknown hunter {other:?} (hunters: default, rollout, learned, quick)"),
         }
     }
 
@@ -76,6 +81,10 @@ impl Hunter {
             Hunter::Learned(s) => {
                 format!("learned (candidates {}, margin {})", s.candidates, s.margin)
             }
+            Hunter::Quick(s) => format!(
+                "quick (candidates {}, fleets {}, margin {})",
+                s.candidates, s.fleets, s.margin
+            ),
         }
     }
 
@@ -93,6 +102,7 @@ impl Hunter {
             (Hunter::Learned(settings), tilt) => {
                 learned::hunt(view, rng, limits, learned::Value::builtin(), settings, tilt)
             }
+            (Hunter::Quick(settings), _) => quick::hunt(view, rng, limits, settings),
         }
     }
 }

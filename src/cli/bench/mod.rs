@@ -64,6 +64,16 @@ pub struct BenchArgs {
     /// hunter's own shot.
     #[arg(long, default_value_t = 1.0)]
     rollout_margin: f64,
+    /// Battleship quick rollout hunter: candidate shots scored.
+    #[arg(long, default_value_t = 4)]
+    quick_candidates: usize,
+    /// Battleship quick rollout hunter: fleets drawn per shot.
+    #[arg(long, default_value_t = 60)]
+    quick_fleets: usize,
+    /// Battleship quick rollout hunter: standard errors by which a candidate must beat
+    /// the hunter's own shot.
+    #[arg(long, default_value_t = 1.0)]
+    quick_margin: f64,
     /// Battleship and shell: the seed of every random choice.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -173,7 +183,12 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                         candidates: args.learned_candidates,
                         margin: args.learned_margin,
                     };
-                    battleship::Hunter::named(name.trim(), rollout, learned)
+                    let quick = tabula::ai::battleship::quick::Settings {
+                        candidates: args.quick_candidates,
+                        fleets: args.quick_fleets,
+                        margin: args.quick_margin,
+                    };
+                    battleship::Hunter::named(name.trim(), rollout, learned, quick)
                 })
                 .collect::<Result<Vec<_>>>()?;
             battleship::run(&battleship::Settings {

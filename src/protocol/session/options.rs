@@ -163,7 +163,7 @@ impl Options {
             }
             "hunter" => {
                 self.hunter = HunterKind::from_name(value).ok_or_else(|| {
-                    format!("invalid value for {name}: expected greedy, rollout or learned")
+                    format!("invalid value for {name}: expected greedy, rollout, learned or quick")
                 })?;
             }
             "placement_prior" => self.adaptive_prior = switch(name, value, "uniform", "adaptive")?,

@@ -155,7 +155,7 @@ fn again_teaches_the_adaptive_prior_the_fleets_of_the_game_that_ended() {
 
 #[test]
 fn the_hunter_option_picks_the_battleship_hunter() {
-    for hunter in ["greedy", "learned", "rollout"] {
+    for hunter in ["greedy", "learned", "rollout", "quick"] {
         let (mut session, color) = started(GameKind::Battleship, "default");
         ok(&mut session, "set_option movetime 200");
         ok(&mut session, &format!("set_option hunter {hunter}"));
