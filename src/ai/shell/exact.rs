@@ -384,17 +384,18 @@ fn stable(position: &Position) -> (u128, u128) {
 /// Bounds on black's value (`lo`, `hi` in −1, 0, 1) of an ongoing `position` with
 /// `turns` turns left, from the lines alone, true of the simultaneous game and of both
 /// serialized ones. A colour can still win only through a five-cell window holding none
-/// of the opponent's stable turtles ([`stable`]) whose missing turtles it can add in
-/// time: each turn adds at most one of its turtles, by placing or by hatching an egg
-/// laid by a collision in place of a placement, and the eggs already on the board can
-/// each hatch once. A colour that cannot win leaves the other at least a draw.
+/// of the opponent's stable turtles ([`stable`]) in which it can get a turtle onto
+/// every cell that holds neither its turtle nor an egg within the turns left: such a
+/// cell gets its turtle only by the colour picking it (placing there, or colliding
+/// there and hatching the egg later), and a colour picks one cell a turn. A colour
+/// that cannot win leaves the other at least a draw.
 fn reach(position: &Position, turns: u32) -> (i8, i8) {
     let (black, white) = stable(position);
-    let budget = turns + position.eggs().len() as u32;
+    let eggs = position.eggs;
     let can_win = |own: u128, blockers: u128| {
         WINDOWS
             .iter()
-            .any(|&w| w & blockers == 0 && 5 - (w & own).count_ones() <= budget)
+            .any(|&w| w & blockers == 0 && (w & !(own | eggs)).count_ones() <= turns)
     };
     let lo = if can_win(position.white, black) { -1 } else { 0 };
     let hi = if can_win(position.black, white) { 1 } else { 0 };
@@ -1146,6 +1147,9 @@ mod tests {
                 continue;
             };
             tried += 1;
+            if std::env::var("SURVEY_SHOW").is_ok() {
+                println!("{}", p.picture());
+            }
             let mut solver = Exact::new(budget);
             let started = std::time::Instant::now();
             let bounds = solver.serialized_bounds(&p);
@@ -1162,6 +1166,51 @@ mod tests {
         }
         println!("{solved} of {tried} solved");
         assert!(tried > 0);
+    }
+
+    fn mask(names: &[&str]) -> u128 {
+        names
+            .iter()
+            .filter_map(|n| Cell::parse(n))
+            .fold(0, |m, c| m | c.bit())
+    }
+
+    #[test]
+    fn stable_turtles_and_reachable_windows() {
+        // White b1 c1 between black a1 and the empty d1: black's d1 captures them. The
+        // corner a1 is never a flanked cell.
+        let mut p = Position::new();
+        p.black = mask(&["a1"]);
+        p.white = mask(&["b1", "c1"]);
+        assert_eq!(stable(&p), (mask(&["a1"]), 0));
+        // With d1 white, b1's only segment (a1-d1, the top edge leaves no other) ends
+        // in a white turtle and can never flank; c1 and d1 likewise.
+        p.white = mask(&["b1", "c1", "d1"]);
+        assert_eq!(stable(&p).1, p.white);
+        // Down a column: black b1, white b2 b3, b4 empty: black's b4 would capture.
+        let mut c = Position::new();
+        c.black = mask(&["b1"]);
+        c.white = mask(&["b2", "b3"]);
+        assert_eq!(exposed(c.white, c.black), c.white);
+        c.white |= mask(&["b4"]);
+        assert_eq!(exposed(c.white, c.black) & mask(&["b2"]), mask(&["b2"]));
+        // A full row of white on the edge: every segment flanking one of them ends in
+        // another.
+        let mut q = Position::new();
+        q.white = mask(&["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "i1"]);
+        assert_eq!(stable(&q).1, q.white);
+        // The empty board: five picks make a five, four cannot.
+        assert_eq!(reach(&Position::new(), 4), (0, 0));
+        assert_eq!(reach(&Position::new(), 5), (-1, 1));
+        // Four black in a row, white none: black needs one pick, white five.
+        let mut r = Position::new();
+        r.black = mask(&["a5", "b5", "c5", "d5"]);
+        assert_eq!(reach(&r, 1), (0, 1));
+        // An egg counts as a cell that may hatch without a pick.
+        r.black = mask(&["a5", "b5", "c5"]);
+        assert_eq!(reach(&r, 1), (0, 0));
+        r.lay_egg(Cell::parse("d5").expect("a cell"));
+        assert_eq!(reach(&r, 1), (0, 1));
     }
 
     #[test]
