@@ -315,7 +315,7 @@ fn exploitability_set(args: &ShellArgs, settings: &Settings) -> Result<()> {
         println!(
             "solved   seed {seed} empty {} value {:+.4} {:.2} s: {} exact nodes ({} by \
              bounds), {} serialized nodes, {} programs, {} entries, {} table hits, {} \
-             horizon cuts  {}",
+             horizon cuts, {} settled by the lines  {}",
             position.empty_cells().len(),
             solved.solution.value,
             seconds,
@@ -326,6 +326,7 @@ fn exploitability_set(args: &ShellArgs, settings: &Settings) -> Result<()> {
             stats.entries,
             stats.hits,
             stats.horizon,
+            stats.proven,
             position.to_notation()
         );
     }
