@@ -1,6 +1,6 @@
 //! An exact solver for What the Shell endgames, built for positions of 10 to 14
-//! empty cells (on positions carried on from real play it finishes only a few empty
-//! cells within its budget today: docs/shell-player.md): backward induction over the
+//! empty cells (on positions carried on from real play it finishes 4 empty cells
+//! within its budget today: docs/shell-player.md): backward induction over the
 //! simultaneous turns, each node's matrix game solved by *double
 //! oracle* inside bounds from the *serialized* games (Bošanský, Lisý, Lanctot, Čermák,
 //! Winands, AIJ 2016), with a transposition table over the board's symmetries.
@@ -17,11 +17,14 @@
 //!   its children's serialized bounds and skipped when even that bound cannot improve,
 //!   so most children are never solved. Restricted games are solved exactly
 //!   ([`super::lp`]).
-//! - **Transpositions.** Exact values and serialized bounds are remembered per
-//!   position and turns left. The rules are the same under the board's eight
-//!   symmetries (lines, captures and hatching look the same in every direction) and
-//!   under exchanging the colours (black's value negates, and the serialized game's
-//!   first mover swaps), so each position is stored once in a canonical form.
+//! - **Transpositions.** Exact values are remembered per position and turns left in
+//!   a canonical form: the rules are the same under the board's eight symmetries and
+//!   under exchanging the colours (black's value negates). Serialized bounds are
+//!   remembered per exact position, turns left and first mover, with the first
+//!   mover's best pick, tried first when the position comes back.
+//! - **Line analysis** ([`reach`]): turtles that can never be captured block windows
+//!   for good, and a colour with no window it can still fill in the turns left cannot
+//!   win; where neither colour can, the node is a draw without search.
 //!
 //! Captures reopen cells, so a game need not end: the solved game is cut after the
 //! root's empty cells plus [`EXTRA_DEPTH`] turns, an unfinished line there counting
@@ -1211,6 +1214,47 @@ mod tests {
         assert_eq!(reach(&r, 1), (0, 0));
         r.lay_egg(Cell::parse("d5").expect("a cell"));
         assert_eq!(reach(&r, 1), (0, 1));
+    }
+
+    #[test]
+    fn search_mixes_like_the_solved_root_with_captures_and_hatching() {
+        // Roots from play whose joint picks capture or hatch and whose equilibrium
+        // mixes unevenly, solved with lines cut one turn past the empty cells and none
+        // of them met: the search's played strategy must be close to unexploitable.
+        use crate::ai::Limits;
+        use crate::ai::shell::{Settings, search};
+        let settings = Settings {
+            iterations: 20_000,
+            threads: 1,
+            ..Settings::default()
+        };
+        let mut rng = Rng::new(3);
+        let mut checked = 0;
+        for p in small_endgames(4, 12) {
+            let (captures, hatches) = rules_at_work(&p);
+            let mut solver = Exact {
+                extra: 1,
+                ..Exact::new(500_000)
+            };
+            let Some(solved) = solver.root(&p) else {
+                continue;
+            };
+            let mix = &solved.solution.rows;
+            let support: Vec<f64> = mix.iter().copied().filter(|&x| x > 1e-6).collect();
+            let uneven = support.len() >= 2
+                && support.iter().any(|&x| (x - support[0]).abs() > 1e-3);
+            if solver.stats.horizon > 0 || !uneven || !(captures || hatches) {
+                continue;
+            }
+            checked += 1;
+            for color in Color::ALL {
+                let outcome = search(&p, color, &settings, &Limits::depth(1), &mut rng)
+                    .expect("an ongoing position");
+                let gap = exploitability(&solved, color, &outcome.strategy);
+                assert!(gap < 0.05, "{p:?} {color:?}: {gap} {solved:?} {outcome:?}");
+            }
+        }
+        assert!(checked >= 1, "no uneven mixed root among the endgames");
     }
 
     #[test]
