@@ -1217,6 +1217,48 @@ mod tests {
     }
 
     #[test]
+    fn search_mixes_like_the_solved_root_with_captures_and_hatching() {
+        // Roots from play whose joint picks capture or hatch and whose equilibrium
+        // mixes unevenly, solved with lines cut one turn past the empty cells (the
+        // search plays on past the cut, so a small gap is allowed): the search's
+        // played strategy must be close to unexploitable.
+        use crate::ai::Limits;
+        use crate::ai::shell::{Settings, search};
+        let settings = Settings {
+            iterations: 20_000,
+            threads: 1,
+            ..Settings::default()
+        };
+        let mut rng = Rng::new(3);
+        let mut checked = 0;
+        for p in small_endgames(4, 12) {
+            let (captures, hatches) = rules_at_work(&p);
+            let mut solver = Exact {
+                extra: 1,
+                ..Exact::new(500_000)
+            };
+            let Some(solved) = solver.root(&p) else {
+                continue;
+            };
+            let mix = &solved.solution.rows;
+            let support: Vec<f64> = mix.iter().copied().filter(|&x| x > 1e-6).collect();
+            let uneven = support.len() >= 2
+                && support.iter().any(|&x| (x - support[0]).abs() > 1e-3);
+            if !uneven || !(captures || hatches) {
+                continue;
+            }
+            checked += 1;
+            for color in Color::ALL {
+                let outcome = search(&p, color, &settings, &Limits::depth(1), &mut rng)
+                    .expect("an ongoing position");
+                let gap = exploitability(&solved, color, &outcome.strategy);
+                assert!(gap < 0.08, "{p:?} {color:?}: {gap} {solved:?} {outcome:?}");
+            }
+        }
+        assert!(checked >= 1, "no uneven mixed root among the endgames");
+    }
+
+    #[test]
     fn symmetric_images_have_the_same_value() {
         let p = small_endgames(4, 8)
             .into_iter()
