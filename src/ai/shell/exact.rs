@@ -1,6 +1,6 @@
 //! An exact solver for What the Shell endgames, built for positions of 10 to 14
-//! empty cells (on positions carried on from real play it finishes only a few empty
-//! cells within its budget today: docs/shell-player.md): backward induction over the
+//! empty cells (on positions carried on from real play it finishes 4 empty cells
+//! within its budget today: docs/shell-player.md): backward induction over the
 //! simultaneous turns, each node's matrix game solved by *double
 //! oracle* inside bounds from the *serialized* games (Bošanský, Lisý, Lanctot, Čermák,
 //! Winands, AIJ 2016), with a transposition table over the board's symmetries.
@@ -17,11 +17,14 @@
 //!   its children's serialized bounds and skipped when even that bound cannot improve,
 //!   so most children are never solved. Restricted games are solved exactly
 //!   ([`super::lp`]).
-//! - **Transpositions.** Exact values and serialized bounds are remembered per
-//!   position and turns left. The rules are the same under the board's eight
-//!   symmetries (lines, captures and hatching look the same in every direction) and
-//!   under exchanging the colours (black's value negates, and the serialized game's
-//!   first mover swaps), so each position is stored once in a canonical form.
+//! - **Transpositions.** Exact values are remembered per position and turns left in
+//!   a canonical form: the rules are the same under the board's eight symmetries and
+//!   under exchanging the colours (black's value negates). Serialized bounds are
+//!   remembered per exact position, turns left and first mover, with the first
+//!   mover's best pick, tried first when the position comes back.
+//! - **Line analysis** ([`reach`]): turtles that can never be captured block windows
+//!   for good, and a colour with no window it can still fill in the turns left cannot
+//!   win; where neither colour can, the node is a draw without search.
 //!
 //! Captures reopen cells, so a game need not end: the solved game is cut after the
 //! root's empty cells plus [`EXTRA_DEPTH`] turns, an unfinished line there counting
@@ -30,14 +33,16 @@
 //! position gives the same values, strategies and counts.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
-use super::candidates::{Tactics, weighted_window_scores};
+use super::candidates::{WINDOWS, capture_cells, five_holes, weighted_window_scores};
 use super::greedy;
 use super::lp;
 use super::matrix::Solution;
 use super::playout;
 use super::solver::Solved;
 use crate::games::Color;
+use crate::games::shell::cell::{BOARD, Dir};
 use crate::games::shell::{Cell, Position};
 use crate::rng::Rng;
 
@@ -63,6 +68,8 @@ pub struct Stats {
     pub hits: u64,
     /// Lines cut at the turn horizon (valued as draws).
     pub horizon: u64,
+    /// Serialized nodes settled by the line analysis ([`reach`]) without a search.
+    pub proven: u64,
 }
 
 impl Stats {
@@ -179,8 +186,8 @@ type Interval = (f64, f64);
 
 /// The exact solver; keeps its tables from position to position.
 pub struct Exact {
-    exact: HashMap<(Position, u8), f64>,
-    serial: HashMap<(Position, u8, u8), Interval>,
+    exact: HashMap<(Position, u8), f64, BuildHasherDefault<Mix>>,
+    serial: HashMap<Key, Bound, BuildHasherDefault<Mix>>,
     /// What it did so far.
     pub stats: Stats,
     /// The most nodes ([`Stats::nodes`]) one solve may search before it gives up.
@@ -219,26 +226,183 @@ fn child(position: &Position, black: Cell, white: Cell) -> Position {
     next
 }
 
-/// `cells`' indices for `color` to try first: its winning cells, then the opponent's
-/// (to block), then its captures, then the rest, in board order within each group.
-fn ordering(position: &Position, cells: &[Cell], color: Color) -> Vec<usize> {
-    let tactics = Tactics::of(position);
-    let me = color.index();
-    let rank = |c: Cell| {
-        let bit = c.bit();
-        if tactics.wins[me] & bit != 0 {
-            0
-        } else if tactics.wins[1 - me] & bit != 0 {
-            1
-        } else if tactics.captures[me] & bit != 0 {
-            2
+/// A position's key in the serialized table, exact: the three masks, the egg order
+/// (up to nine eggs packed exactly, seven bits each; more are hashed, with the top bit
+/// set), the turns left and the first mover.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Key {
+    black: u128,
+    white: u128,
+    eggs: u128,
+    order: u64,
+    turns: u8,
+    first: u8,
+}
+
+impl Key {
+    fn of(position: &Position, turns: u32, first: Color) -> Key {
+        let eggs = position.eggs();
+        let order = if eggs.len() <= 9 {
+            eggs.iter()
+                .fold(0u64, |o, c| (o << 7) | (c.index() as u64 + 1))
         } else {
-            3
+            let h = eggs.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, c| {
+                (h ^ (c.index() as u64 + 1)).wrapping_mul(0x0100_0000_01b3)
+            });
+            h | 1 << 63
+        };
+        Key {
+            black: position.black,
+            white: position.white,
+            eggs: position.eggs,
+            order,
+            turns: turns.min(255) as u8,
+            first: first.index() as u8,
         }
+    }
+}
+
+/// A serialized value's bounds (`lo..=hi`, black's) and the first mover's best pick
+/// (a cell index, `u8::MAX` for none).
+#[derive(Clone, Copy)]
+struct Bound {
+    lo: i8,
+    hi: i8,
+    best: u8,
+}
+
+/// A small multiplicative hasher for the tables' keys (the keys are positions from
+/// one search, not chosen by anyone, so no defence against collisions is needed).
+#[derive(Default)]
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 29)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(23) ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    fn write_u128(&mut self, n: u128) {
+        self.write_u64(n as u64);
+        self.write_u64((n >> 64) as u64);
+    }
+}
+
+/// The empty cells of a position in the order a colour tries them: the table's best
+/// pick, then cells completing its five, cells completing the opponent's (blocks), its
+/// captures, the opponent's captures, then the rest; board order within each group.
+struct Picks {
+    cells: [Cell; 81],
+    len: usize,
+}
+
+impl Picks {
+    fn ordered(position: &Position, color: Color, hint: Option<Cell>) -> Picks {
+        let occupied = position.occupied();
+        let empty = BOARD & !occupied;
+        let own = position.turtle_mask(color);
+        let other = position.turtle_mask(color.opponent());
+        let hint = hint.map_or(0, Cell::bit) & empty;
+        let groups = [
+            hint,
+            five_holes(own, empty),
+            five_holes(other, empty),
+            capture_cells(own, occupied),
+            capture_cells(other, occupied),
+            empty,
+        ];
+        let mut picks = Picks {
+            cells: [Cell::ALL[0]; 81],
+            len: 0,
+        };
+        let mut left = empty;
+        for group in groups {
+            let mut rest = group & left;
+            left &= !rest;
+            while rest != 0 {
+                let i = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                picks.cells[picks.len] = Cell::ALL[i];
+                picks.len += 1;
+            }
+        }
+        picks
+    }
+
+    fn cells(&self) -> &[Cell] {
+        &self.cells[..self.len]
+    }
+}
+
+/// Of the turtles `mine`, those an opponent whose turtles are `theirs` might still
+/// capture, with `mine` and `theirs` taken to stay on the board for good: a turtle is
+/// safe when every four-cell segment holding it as a flanked cell (S5) either leaves
+/// the board or can never make the pattern, because the other flanked cell is one of
+/// `theirs` (flanked stones are never the capturer's), or an end is one of `mine` (the
+/// ends must be the capturer's), or both ends are `theirs` (a capture needs a new
+/// turtle at an end, and a turtle that stays is never new again).
+fn exposed(mine: u128, theirs: u128) -> u128 {
+    let mut out = 0u128;
+    for dir in Dir::FORWARD {
+        let back = dir.opposite();
+        // a(m, k): the cells x with x + k·dir in m.
+        let t1 = back.shift(theirs);
+        let t2 = back.shift(t1);
+        let t3 = back.shift(t2);
+        let m3 = back.shift(back.shift(back.shift(mine)));
+        let on_board = back.shift(back.shift(back.shift(BOARD)));
+        let ends = mine | m3 | (theirs & t3);
+        let open_first = on_board & !(ends | t2);
+        let open_second = on_board & !(ends | t1);
+        out |= dir.shift(open_first) | dir.shift(dir.shift(open_second));
+    }
+    out & mine
+}
+
+/// The turtles that can never be captured (black's, white's): the largest sets each of
+/// whose turtles is safe ([`exposed`]) while the sets stay. Sound: before the first of
+/// them left the board, all were there, and then none could be flanked.
+fn stable(position: &Position) -> (u128, u128) {
+    let (mut black, mut white) = (position.black, position.white);
+    loop {
+        let gone_black = exposed(black, white);
+        let gone_white = exposed(white, black);
+        if gone_black | gone_white == 0 {
+            return (black, white);
+        }
+        black &= !gone_black;
+        white &= !gone_white;
+    }
+}
+
+/// Bounds on black's value (`lo`, `hi` in −1, 0, 1) of an ongoing `position` with
+/// `turns` turns left, from the lines alone, true of the simultaneous game and of both
+/// serialized ones. A colour can still win only through a five-cell window holding none
+/// of the opponent's stable turtles ([`stable`]) in which it can get a turtle onto
+/// every cell that holds neither its turtle nor an egg within the turns left: such a
+/// cell gets its turtle only by the colour picking it (placing there, or colliding
+/// there and hatching the egg later), and a colour picks one cell a turn. A colour
+/// that cannot win leaves the other at least a draw.
+fn reach(position: &Position, turns: u32) -> (i8, i8) {
+    let (black, white) = stable(position);
+    let eggs = position.eggs;
+    let can_win = |own: u128, blockers: u128| {
+        WINDOWS
+            .iter()
+            .any(|&w| w & blockers == 0 && (w & !(own | eggs)).count_ones() <= turns)
     };
-    let mut order: Vec<usize> = (0..cells.len()).collect();
-    order.sort_by_key(|&i| cells.get(i).map_or(4, |&c| rank(c)));
-    order
+    let lo = if can_win(position.white, black) { -1 } else { 0 };
+    let hi = if can_win(position.black, white) { 1 } else { 0 };
+    (lo, hi)
 }
 
 impl Exact {
@@ -247,8 +411,8 @@ impl Exact {
     #[must_use]
     pub fn new(budget: u64) -> Exact {
         Exact {
-            exact: HashMap::new(),
-            serial: HashMap::new(),
+            exact: HashMap::default(),
+            serial: HashMap::default(),
             stats: Stats::default(),
             budget,
             limit: u64::MAX,
@@ -283,60 +447,63 @@ impl Exact {
     }
 
     /// The serialized game's value (`first` commits, the other answers) with `turns`
-    /// turns left, searched with the window `alpha..beta` (fail-soft), and the index
-    /// into the empty cells of the first mover's best pick.
+    /// turns left, searched with the window `alpha..beta` (fail-soft, values −1, 0, 1),
+    /// and the first mover's best pick (`None` when the value needed no search).
     fn serial(
         &mut self,
         position: &Position,
         turns: u32,
         first: Color,
-        mut alpha: f64,
-        mut beta: f64,
-    ) -> (f64, usize) {
+        mut alpha: i8,
+        mut beta: i8,
+    ) -> (i8, Option<Cell>) {
         if let Some(v) = over_value(position) {
-            return (v, 0);
+            return (v as i8, None);
         }
         if turns == 0 {
             self.stats.horizon += 1;
-            return (0.0, 0);
+            return (0, None);
         }
         if self.aborted {
-            return (0.0, 0);
+            return (0, None);
         }
-        let (image, swap) = canonical(position, self.symmetric);
-        let stored_first = if swap { first.opponent() } else { first };
-        let key = (image, turns as u8, stored_first.index() as u8);
-        let (mut lo, mut hi) = (-1.0f64, 1.0f64);
-        if let Some(&(a, b)) = self.serial.get(&key) {
-            // Stored in the image's view: negate (and exchange the ends) when swapped.
-            (lo, hi) = if swap { (-b, -a) } else { (a, b) };
+        let (mut lo, mut hi) = reach(position, turns);
+        if lo == hi {
+            self.stats.proven += 1;
+            return (lo, None);
+        }
+        let key = Key::of(position, turns, first);
+        let mut hint = None;
+        if let Some(entry) = self.serial.get(&key) {
             self.stats.hits += 1;
-            if lo >= beta || lo == hi {
-                return (lo, 0);
+            lo = lo.max(entry.lo);
+            hi = hi.min(entry.hi);
+            hint = Cell::from_index(usize::from(entry.best));
+            if lo == hi || lo >= beta {
+                return (lo, hint);
             }
             if hi <= alpha {
-                return (hi, 0);
+                return (hi, hint);
             }
-            alpha = alpha.max(lo);
-            beta = beta.min(hi);
         }
+        alpha = alpha.max(lo);
+        beta = beta.min(hi);
         self.stats.serial_nodes += 1;
         self.spend();
-        let cells: Vec<Cell> = position.empty_cells().iter().collect();
         let second = first.opponent();
-        let outer = ordering(position, &cells, first);
-        let inner = ordering(position, &cells, second);
+        let outer = Picks::ordered(position, first, hint);
+        let inner = Picks::ordered(position, second, None);
         // Black maximises: in black's view the first mover's best is the max over its
         // picks of the min over the answers; white's the min of the max.
         let maximise = first == Color::Black;
         let (a0, b0) = (alpha, beta);
-        let mut best = if maximise { -2.0 } else { 2.0 };
-        let mut best_index = outer.first().copied().unwrap_or(0);
-        for &i in &outer {
-            let mut answer = if maximise { 2.0 } else { -2.0 };
-            for &j in &inner {
+        let mut best: i8 = if maximise { -2 } else { 2 };
+        let mut best_pick = outer.cells().first().copied();
+        for &i in outer.cells() {
+            let mut answer: i8 = if maximise { 2 } else { -2 };
+            for &j in inner.cells() {
                 let (b, w) = if maximise { (i, j) } else { (j, i) };
-                let next = child(position, cells[b], cells[w]);
+                let next = child(position, b, w);
                 let (window_lo, window_hi) = if maximise {
                     (alpha, beta.min(answer))
                 } else {
@@ -362,7 +529,7 @@ impl Exact {
             };
             if improves {
                 best = answer;
-                best_index = i;
+                best_pick = Some(i);
             }
             if maximise {
                 alpha = alpha.max(best);
@@ -377,7 +544,7 @@ impl Exact {
             }
         }
         if self.aborted {
-            return (0.0, best_index);
+            return (0, best_pick);
         }
         if best <= a0 {
             hi = hi.min(best);
@@ -386,29 +553,40 @@ impl Exact {
         } else {
             (lo, hi) = (best, best);
         }
-        let stored = if swap { (-hi, -lo) } else { (lo, hi) };
-        self.serial.insert(key, stored);
-        (best, best_index)
+        let best_index = best_pick.map_or(u8::MAX, |c| c.index() as u8);
+        self.serial.insert(
+            key,
+            Bound {
+                lo,
+                hi,
+                best: best_index,
+            },
+        );
+        (best, best_pick)
     }
 
     /// Bounds on black's simultaneous value of `position` with `turns` turns left:
     /// the black-first and white-first serialized values, and their best first picks.
-    fn bounds_of(&mut self, position: &Position, turns: u32) -> (f64, f64, usize, usize) {
+    fn bounds_of(
+        &mut self,
+        position: &Position,
+        turns: u32,
+    ) -> (f64, f64, Option<Cell>, Option<Cell>) {
         if let Some(v) = over_value(position) {
-            return (v, v, 0, 0);
+            return (v, v, None, None);
         }
         if turns == 0 {
-            return (0.0, 0.0, 0, 0);
+            return (0.0, 0.0, None, None);
         }
         if let Some(v) = self.lookup(position, turns) {
-            return (v, v, 0, 0);
+            return (v, v, None, None);
         }
         if !self.bounds {
-            return (-1.0, 1.0, 0, 0);
+            return (-1.0, 1.0, None, None);
         }
-        let (lo, black_pick) = self.serial(position, turns, Color::Black, -1.0, 1.0);
-        let (hi, white_pick) = self.serial(position, turns, Color::White, -1.0, 1.0);
-        (lo, hi, black_pick, white_pick)
+        let (lo, black_pick) = self.serial(position, turns, Color::Black, -1, 1);
+        let (hi, white_pick) = self.serial(position, turns, Color::White, -1, 1);
+        (f64::from(lo), f64::from(hi), black_pick, white_pick)
     }
 
     fn lookup(&mut self, position: &Position, turns: u32) -> Option<f64> {
@@ -429,6 +607,11 @@ impl Exact {
         }
         if self.aborted {
             return 0.0;
+        }
+        let (lo, hi) = reach(position, turns);
+        if lo == hi {
+            self.stats.proven += 1;
+            return f64::from(lo);
         }
         if let Some(v) = self.lookup(position, turns) {
             return v;
@@ -459,12 +642,12 @@ impl Exact {
             turns,
         };
         let n = cells.len();
-        let (solution, programs) = double_oracle(
-            &mut node,
-            n,
-            n,
-            (black_pick.min(n - 1), white_pick.min(n - 1)),
-        );
+        let index = |pick: Option<Cell>| {
+            pick.and_then(|c| cells.iter().position(|&x| x == c))
+                .unwrap_or(0)
+        };
+        let start = (index(black_pick), index(white_pick));
+        let (solution, programs) = double_oracle(&mut node, n, n, start);
         self.stats.programs += programs;
         solution.value.clamp(lo, hi)
     }
@@ -511,9 +694,9 @@ impl Exact {
     pub fn serialized_bounds(&mut self, position: &Position) -> Option<(f64, f64)> {
         let turns = position.empty_cells().len() + self.extra;
         self.begin();
-        let (lo, _) = self.serial(position, turns, Color::Black, -1.0, 1.0);
-        let (hi, _) = self.serial(position, turns, Color::White, -1.0, 1.0);
-        self.finish().then_some((lo, hi))
+        let (lo, _) = self.serial(position, turns, Color::Black, -1, 1);
+        let (hi, _) = self.serial(position, turns, Color::White, -1, 1);
+        self.finish().then_some((f64::from(lo), f64::from(hi)))
     }
 }
 
@@ -838,6 +1021,7 @@ pub fn solved_set(
             stats.entries -= before.entries;
             stats.hits -= before.hits;
             stats.horizon -= before.horizon;
+            stats.proven -= before.proven;
             set.push((
                 seed,
                 position,
@@ -945,6 +1129,133 @@ mod tests {
             checked >= 4,
             "{checked} endgames within the brute force's budget"
         );
+    }
+
+    /// How far the solver reaches (run by hand: `SURVEY=min,max,count,budget cargo
+    /// test --lib exact::tests::survey -- --ignored --nocapture`): the solver's counts
+    /// and seconds on sampled endgames.
+    #[test]
+    #[ignore = "a measurement, run by hand"]
+    fn survey() {
+        let spec = std::env::var("SURVEY").unwrap_or_else(|_| "5,5,4,3000000".into());
+        let v: Vec<u64> = spec.split(',').filter_map(|x| x.parse().ok()).collect();
+        let (min, max, count, budget) = (v[0] as u32, v[1] as u32, v[2] as usize, v[3]);
+        let mut solved = 0;
+        let mut tried = 0;
+        for seed in 0..400 {
+            if tried >= count {
+                break;
+            }
+            let Some(p) = played_position(seed, min, max) else {
+                continue;
+            };
+            tried += 1;
+            if std::env::var("SURVEY_SHOW").is_ok() {
+                println!("{}", p.picture());
+            }
+            let mut solver = Exact::new(budget);
+            let started = std::time::Instant::now();
+            let bounds = solver.serialized_bounds(&p);
+            let t1 = started.elapsed().as_secs_f64();
+            let root = bounds.and_then(|_| solver.root(&p));
+            solved += usize::from(root.is_some());
+            println!(
+                "seed {seed} empty {} bounds {bounds:?} ({t1:.2} s) value {:?} {:.2} s {:?}",
+                p.empty_cells().len(),
+                root.map(|r| r.solution.value),
+                started.elapsed().as_secs_f64(),
+                solver.stats
+            );
+        }
+        println!("{solved} of {tried} solved");
+        assert!(tried > 0);
+    }
+
+    fn mask(names: &[&str]) -> u128 {
+        names
+            .iter()
+            .filter_map(|n| Cell::parse(n))
+            .fold(0, |m, c| m | c.bit())
+    }
+
+    #[test]
+    fn stable_turtles_and_reachable_windows() {
+        // White b1 c1 between black a1 and the empty d1: black's d1 captures them. The
+        // corner a1 is never a flanked cell.
+        let mut p = Position::new();
+        p.black = mask(&["a1"]);
+        p.white = mask(&["b1", "c1"]);
+        assert_eq!(stable(&p), (mask(&["a1"]), 0));
+        // With d1 white, b1's only segment (a1-d1, the top edge leaves no other) ends
+        // in a white turtle and can never flank; c1 and d1 likewise.
+        p.white = mask(&["b1", "c1", "d1"]);
+        assert_eq!(stable(&p).1, p.white);
+        // Down a column: black b1, white b2 b3, b4 empty: black's b4 would capture.
+        let mut c = Position::new();
+        c.black = mask(&["b1"]);
+        c.white = mask(&["b2", "b3"]);
+        assert_eq!(exposed(c.white, c.black), c.white);
+        c.white |= mask(&["b4"]);
+        assert_eq!(exposed(c.white, c.black) & mask(&["b2"]), mask(&["b2"]));
+        // A full row of white on the edge: every segment flanking one of them ends in
+        // another.
+        let mut q = Position::new();
+        q.white = mask(&["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "i1"]);
+        assert_eq!(stable(&q).1, q.white);
+        // The empty board: five picks make a five, four cannot.
+        assert_eq!(reach(&Position::new(), 4), (0, 0));
+        assert_eq!(reach(&Position::new(), 5), (-1, 1));
+        // Four black in a row, white none: black needs one pick, white five.
+        let mut r = Position::new();
+        r.black = mask(&["a5", "b5", "c5", "d5"]);
+        assert_eq!(reach(&r, 1), (0, 1));
+        // An egg counts as a cell that may hatch without a pick.
+        r.black = mask(&["a5", "b5", "c5"]);
+        assert_eq!(reach(&r, 1), (0, 0));
+        r.lay_egg(Cell::parse("d5").expect("a cell"));
+        assert_eq!(reach(&r, 1), (0, 1));
+    }
+
+    #[test]
+    fn search_mixes_like_the_solved_root_with_captures_and_hatching() {
+        // Roots from play whose joint picks capture or hatch and whose equilibrium
+        // mixes unevenly, solved with lines cut one turn past the empty cells (the
+        // search plays on past the cut, so a small gap is allowed): the search's
+        // played strategy must be close to unexploitable.
+        use crate::ai::Limits;
+        use crate::ai::shell::{Settings, search};
+        let settings = Settings {
+            iterations: 20_000,
+            threads: 1,
+            ..Settings::default()
+        };
+        let mut rng = Rng::new(3);
+        let mut checked = 0;
+        for p in small_endgames(4, 12) {
+            let (captures, hatches) = rules_at_work(&p);
+            let mut solver = Exact {
+                extra: 1,
+                ..Exact::new(500_000)
+            };
+            let Some(solved) = solver.root(&p) else {
+                continue;
+            };
+            let mix = &solved.solution.rows;
+            let support: Vec<f64> = mix.iter().copied().filter(|&x| x > 1e-6).collect();
+            let uneven = support.len() >= 2
+                && support.iter().any(|&x| (x - support[0]).abs() > 1e-3);
+            if !uneven || !(captures || hatches) {
+                continue;
+            }
+            checked += 1;
+            for color in Color::ALL {
+                let outcome = search(&p, color, &settings, &Limits::depth(1), &mut rng)
+                    .expect("an ongoing position");
+                let gap = exploitability(&solved, color, &outcome.strategy);
+                assert!(gap < 0.08, "{p:?} {color:?}: {gap} {solved:?} {outcome:?}");
+            }
+        }
+        assert!(checked >= 1, "no uneven mixed root among the endgames");
     }
 
     #[test]

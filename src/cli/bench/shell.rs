@@ -107,6 +107,10 @@ pub struct ShellArgs {
     /// Nodes the exact solver may search per endgame before skipping it (shell).
     #[arg(long, default_value_t = 20_000_000)]
     solve_budget: u64,
+    /// Turns past the root's empty cells at which the solved game is cut as a draw
+    /// (shell, `--exploitability`).
+    #[arg(long, default_value_t = exact::EXTRA_DEPTH)]
+    solve_extra: u32,
     /// Sampling games tried for the exploitability set (seeds 0, 1, …; shell).
     #[arg(long, default_value_t = 200)]
     solve_seeds: u64,
@@ -291,7 +295,7 @@ fn exploitability_set(args: &ShellArgs, settings: &Settings) -> Result<()> {
     println!(
         "command: tabula bench shell --exploitability --movetime {} --iterations {} \
          --selection {} --solve-positions {} --solve-min-empty {} --solve-max-empty {} \
-         --solve-budget {} --solve-seeds {} --seed {}",
+         --solve-budget {} --solve-extra {} --solve-seeds {} --seed {}",
         args.movetime,
         args.iterations,
         args.selection.name(),
@@ -299,10 +303,12 @@ fn exploitability_set(args: &ShellArgs, settings: &Settings) -> Result<()> {
         args.solve_min_empty,
         args.solve_max_empty,
         args.solve_budget,
+        args.solve_extra,
         args.solve_seeds,
         args.seed
     );
     let mut solver = Exact::new(args.solve_budget);
+    solver.extra = args.solve_extra;
     let started = Instant::now();
     let set = exact::solved_set(
         &mut solver,
@@ -315,7 +321,7 @@ fn exploitability_set(args: &ShellArgs, settings: &Settings) -> Result<()> {
         println!(
             "solved   seed {seed} empty {} value {:+.4} {:.2} s: {} exact nodes ({} by \
              bounds), {} serialized nodes, {} programs, {} entries, {} table hits, {} \
-             horizon cuts  {}",
+             horizon cuts, {} settled by the lines  {}",
             position.empty_cells().len(),
             solved.solution.value,
             seconds,
@@ -326,6 +332,7 @@ fn exploitability_set(args: &ShellArgs, settings: &Settings) -> Result<()> {
             stats.entries,
             stats.hits,
             stats.horizon,
+            stats.proven,
             position.to_notation()
         );
     }
