@@ -137,7 +137,7 @@ impl Options {
             "seed" => self.seed = number(name, value, 0, u64::MAX)?,
             "player" => {
                 self.player = Player::from_name(value).ok_or_else(|| {
-                    "invalid value for player: expected default, random, greedy, simple, windows or tactician"
+                    "invalid value for player: expected default, random, greedy, simple, windows, windows1 to windows7 or tactician"
                         .to_string()
                 })?;
             }
