@@ -268,6 +268,27 @@ pub fn near_cells(position: &Position) -> u128 {
 /// Empty when the game is over or the board is full.
 #[must_use]
 pub fn candidates(position: &Position, tactics: &Tactics, color: Color, width: usize) -> Vec<Cell> {
+    candidates_with(position, tactics, color, width, 0)
+}
+
+/// Weights of the steep line-window score ([`candidates_with`]'s builder cells): a
+/// one-ply threat-builder's, steps of ten, the opponent's windows at 0.8 of ours.
+const STEEP_OWN: [i32; 5] = [1, 10, 100, 1_000, 10_000];
+const STEEP_THEIRS: [i32; 5] = [0, 8, 80, 800, 8_000];
+
+/// [`candidates`], and where quiet cells are listed, also the best `builders` cells
+/// by the steep score of a one-ply threat-builder ([`STEEP_OWN`]) that the list
+/// lacks: the cells such a player would pick, so that the search models them for
+/// the opponent (and weighs them for itself) even where its own blended score ranks
+/// them lower.
+#[must_use]
+pub fn candidates_with(
+    position: &Position,
+    tactics: &Tactics,
+    color: Color,
+    width: usize,
+    builders: usize,
+) -> Vec<Cell> {
     if position.status().is_over() {
         return Vec::new();
     }
@@ -307,6 +328,18 @@ pub fn candidates(position: &Position, tactics: &Tactics, color: Color, width: u
         rest.sort_by_key(|c| (std::cmp::Reverse(score(c)), c.index()));
         rest.truncate(quiet);
         list.extend(rest);
+        if builders > 0 {
+            let steep = weighted_window_scores(position, color, &STEEP_OWN, &STEEP_THEIRS);
+            let steep_score = |cell: &Cell| steep.get(cell.index()).copied().unwrap_or(0);
+            let mut more: Vec<Cell> =
+                crate::games::shell::CellSet::from_bits(near_cells(position) & !forced)
+                    .iter()
+                    .filter(|c| !list.contains(c))
+                    .collect();
+            more.sort_by_key(|c| (std::cmp::Reverse(steep_score(c)), c.index()));
+            more.truncate(builders);
+            list.extend(more);
+        }
     }
     if list.is_empty()
         && let Some(cell) = crate::games::shell::CellSet::from_bits(empty).iter().next()

@@ -32,7 +32,7 @@
 
 use std::thread;
 
-use super::candidates::{Tactics, candidates, capture_cells, five_holes};
+use super::candidates::{Tactics, candidates_with, capture_cells, five_holes};
 use super::matrix;
 use super::playout;
 use crate::ai::Limits;
@@ -100,6 +100,9 @@ pub struct Settings {
     /// move the player with them scored 18 – 38 – 4 against the player without
     /// (docs/shell-player.md), though they mix pure guessing turns exactly.
     pub threat_games: bool,
+    /// Cells per colour and node added to the quiet ones by a one-ply threat-builder's
+    /// steep score ([`super::candidates::candidates_with`]), when not listed already.
+    pub builder_cells: usize,
 }
 
 impl Default for Settings {
@@ -114,6 +117,7 @@ impl Default for Settings {
             root_width: 4,
             width: 3,
             threat_games: false,
+            builder_cells: 0,
         }
     }
 }
@@ -287,7 +291,13 @@ impl Tree {
         let first = self.stats.len() as u32;
         let mut len = [0u8; 2];
         for color in Color::ALL {
-            let list = candidates(&position, &tactics, color, width);
+            let list = candidates_with(
+                &position,
+                &tactics,
+                color,
+                width,
+                self.settings.builder_cells,
+            );
             len[color.index()] = list.len().min(usize::from(u8::MAX)) as u8;
             for cell in list.into_iter().take(usize::from(u8::MAX)) {
                 self.stats.push(Stat {
@@ -955,7 +965,13 @@ pub fn search_in(
     }
     let side = color.index();
     let tactics = Tactics::of(position);
-    let mine = candidates(position, &tactics, color, settings.root_width);
+    let mine = candidates_with(
+        position,
+        &tactics,
+        color,
+        settings.root_width,
+        settings.builder_cells,
+    );
     if mine.len() == 1 {
         let cell = *mine.first()?;
         return Some(Outcome {

@@ -27,6 +27,9 @@ pub struct Options {
     pub iterations: u64,
     /// How What the Shell's search chooses in a node.
     pub shell_selection: Selection,
+    /// What the Shell: cells per colour and node the search adds by a one-ply
+    /// threat-builder's steep score.
+    pub shell_builders: usize,
     /// Othello: at this many empties or fewer the player solves exactly.
     pub endgame: u32,
     /// Othello: the midgame evaluation.
@@ -55,6 +58,7 @@ impl Default for Options {
             player: Player::Search,
             iterations: 0,
             shell_selection: Selection::RegretMatching,
+            shell_builders: ai_default_builders(),
             endgame: 20,
             evaluation: Evaluation::Pattern,
             gogui_rows: false,
@@ -65,8 +69,13 @@ impl Default for Options {
     }
 }
 
+/// The search's default `shell_builders`.
+fn ai_default_builders() -> usize {
+    crate::ai::shell::Settings::default().builder_cells
+}
+
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 14] = [
+pub const OPTION_NAMES: [&str; 15] = [
     "movetime",
     "depth",
     "threads",
@@ -74,6 +83,7 @@ pub const OPTION_NAMES: [&str; 14] = [
     "seed",
     "iterations",
     "shell_selection",
+    "shell_builders",
     "player",
     "endgame",
     "eval",
@@ -146,6 +156,7 @@ impl Options {
                 self.shell_selection = Selection::from_name(value)
                     .ok_or_else(|| format!("invalid value for {name}: expected rm or uct"))?;
             }
+            "shell_builders" => self.shell_builders = number(name, value, 0, 8)?,
             "endgame" => self.endgame = number(name, value, 0, 60)?,
             "eval" => {
                 self.evaluation = Evaluation::from_name(value)

@@ -91,6 +91,7 @@ pub fn search(
         iterations,
         threads: options.threads,
         max_nodes: max_nodes(options),
+        builder_cells: options.shell_builders,
         ..Settings::default()
     };
     let mut fresh = ai::shell::Memory::default();
