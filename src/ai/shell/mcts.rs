@@ -103,6 +103,9 @@ pub struct Settings {
     /// Cells per colour and node added to the quiet ones by a one-ply threat-builder's
     /// steep score ([`super::candidates::candidates_with`]), when not listed already.
     pub builder_cells: usize,
+    /// Facing the opponent's double four with none of its own, a colour lists only
+    /// the answers ([`super::candidates::candidates_with`]'s `strict`).
+    pub strict_blocks: bool,
 }
 
 impl Default for Settings {
@@ -118,6 +121,7 @@ impl Default for Settings {
             width: 3,
             threat_games: false,
             builder_cells: 0,
+            strict_blocks: false,
         }
     }
 }
@@ -296,7 +300,7 @@ impl Tree {
                 &tactics,
                 color,
                 width,
-                self.settings.builder_cells,
+                (self.settings.builder_cells, self.settings.strict_blocks),
             );
             len[color.index()] = list.len().min(usize::from(u8::MAX)) as u8;
             for cell in list.into_iter().take(usize::from(u8::MAX)) {
@@ -970,7 +974,7 @@ pub fn search_in(
         &tactics,
         color,
         settings.root_width,
-        settings.builder_cells,
+        (settings.builder_cells, settings.strict_blocks),
     );
     if mine.len() == 1 {
         let cell = *mine.first()?;

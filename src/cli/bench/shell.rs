@@ -69,6 +69,9 @@ pub struct ShellArgs {
     /// (shell; 0: none).
     #[arg(long, default_value_t = 0)]
     builder_cells: usize,
+    /// Facing the opponent's double four, the search lists only the answers (shell).
+    #[arg(long)]
+    strict_blocks: bool,
     /// Threat games in the search player's tree (shell; off by default).
     #[arg(long)]
     threat_games: bool,
@@ -207,6 +210,7 @@ fn settings(args: &ShellArgs) -> Result<Settings> {
         width: or_default(args.width, defaults.width),
         threat_games: args.threat_games,
         builder_cells: args.builder_cells,
+        strict_blocks: args.strict_blocks,
         ..defaults
     })
 }

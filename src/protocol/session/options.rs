@@ -30,6 +30,9 @@ pub struct Options {
     /// What the Shell: cells per colour and node the search adds by a one-ply
     /// threat-builder's steep score.
     pub shell_builders: usize,
+    /// What the Shell: facing the opponent's double four, the search lists only the
+    /// answers (`shell_blocks strict`).
+    pub shell_strict_blocks: bool,
     /// Othello: at this many empties or fewer the player solves exactly.
     pub endgame: u32,
     /// Othello: the midgame evaluation.
@@ -59,6 +62,7 @@ impl Default for Options {
             iterations: 0,
             shell_selection: Selection::RegretMatching,
             shell_builders: ai_default_builders(),
+            shell_strict_blocks: crate::ai::shell::Settings::default().strict_blocks,
             endgame: 20,
             evaluation: Evaluation::Pattern,
             gogui_rows: false,
@@ -75,7 +79,7 @@ fn ai_default_builders() -> usize {
 }
 
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 15] = [
+pub const OPTION_NAMES: [&str; 16] = [
     "movetime",
     "depth",
     "threads",
@@ -84,6 +88,7 @@ pub const OPTION_NAMES: [&str; 15] = [
     "iterations",
     "shell_selection",
     "shell_builders",
+    "shell_blocks",
     "player",
     "endgame",
     "eval",
@@ -157,6 +162,7 @@ impl Options {
                     .ok_or_else(|| format!("invalid value for {name}: expected rm or uct"))?;
             }
             "shell_builders" => self.shell_builders = number(name, value, 0, 8)?,
+            "shell_blocks" => self.shell_strict_blocks = switch(name, value, "open", "strict")?,
             "endgame" => self.endgame = number(name, value, 0, 60)?,
             "eval" => {
                 self.evaluation = Evaluation::from_name(value)

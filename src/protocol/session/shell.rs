@@ -92,6 +92,7 @@ pub fn search(
         threads: options.threads,
         max_nodes: max_nodes(options),
         builder_cells: options.shell_builders,
+        strict_blocks: options.shell_strict_blocks,
         ..Settings::default()
     };
     let mut fresh = ai::shell::Memory::default();
