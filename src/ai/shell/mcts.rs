@@ -106,6 +106,9 @@ pub struct Settings {
     /// Facing the opponent's double four with none of its own, a colour lists only
     /// the answers ([`super::candidates::candidates_with`]'s `strict`).
     pub strict_blocks: bool,
+    /// Where no colour can win at once, the root's shares are raised to this power
+    /// before the pick is drawn (1: the search's mix as it is).
+    pub sharpen: u32,
 }
 
 impl Default for Settings {
@@ -122,6 +125,7 @@ impl Default for Settings {
             threat_games: false,
             builder_cells: 0,
             strict_blocks: false,
+            sharpen: 1,
         }
     }
 }
@@ -1055,6 +1059,17 @@ pub fn search_in(
             children: tree.children,
             path: tree.path,
         });
+    }
+    if settings.sharpen > 1 && !tactics.is_sharp() {
+        // Quiet position: lean on the search's preferences (shares to a power).
+        let total: f64 = weights
+            .iter()
+            .map(|w| w.1.max(0.0))
+            .sum::<f64>()
+            .max(f64::MIN_POSITIVE);
+        for w in &mut weights {
+            w.1 = (w.1.max(0.0) / total).powi(settings.sharpen as i32);
+        }
     }
     let strategy = purified(&weights);
     let cell = sample(&strategy, rng)?;

@@ -72,6 +72,9 @@ pub struct ShellArgs {
     /// Facing the opponent's double four, the search lists only the answers (shell).
     #[arg(long)]
     strict_blocks: bool,
+    /// Power the root's shares are raised to in quiet positions (shell; 0: default).
+    #[arg(long, default_value_t = 0)]
+    sharpen: u32,
     /// Threat games in the search player's tree (shell; off by default).
     #[arg(long)]
     threat_games: bool,
@@ -211,6 +214,7 @@ fn settings(args: &ShellArgs) -> Result<Settings> {
         threat_games: args.threat_games,
         builder_cells: args.builder_cells,
         strict_blocks: args.strict_blocks,
+        sharpen: or_default(args.sharpen as usize, defaults.sharpen as usize) as u32,
         ..defaults
     })
 }

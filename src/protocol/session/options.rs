@@ -33,6 +33,9 @@ pub struct Options {
     /// What the Shell: facing the opponent's double four, the search lists only the
     /// answers (`shell_blocks strict`).
     pub shell_strict_blocks: bool,
+    /// What the Shell: the power the search's root shares are raised to in quiet
+    /// positions before the pick is drawn.
+    pub shell_sharpen: u32,
     /// Othello: at this many empties or fewer the player solves exactly.
     pub endgame: u32,
     /// Othello: the midgame evaluation.
@@ -63,6 +66,7 @@ impl Default for Options {
             shell_selection: Selection::RegretMatching,
             shell_builders: ai_default_builders(),
             shell_strict_blocks: crate::ai::shell::Settings::default().strict_blocks,
+            shell_sharpen: crate::ai::shell::Settings::default().sharpen,
             endgame: 20,
             evaluation: Evaluation::Pattern,
             gogui_rows: false,
@@ -79,7 +83,7 @@ fn ai_default_builders() -> usize {
 }
 
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 16] = [
+pub const OPTION_NAMES: [&str; 17] = [
     "movetime",
     "depth",
     "threads",
@@ -89,6 +93,7 @@ pub const OPTION_NAMES: [&str; 16] = [
     "shell_selection",
     "shell_builders",
     "shell_blocks",
+    "shell_sharpen",
     "player",
     "endgame",
     "eval",
@@ -162,6 +167,7 @@ impl Options {
                     .ok_or_else(|| format!("invalid value for {name}: expected rm or uct"))?;
             }
             "shell_builders" => self.shell_builders = number(name, value, 0, 8)?,
+            "shell_sharpen" => self.shell_sharpen = number(name, value, 1, 8)?,
             "shell_blocks" => self.shell_strict_blocks = switch(name, value, "open", "strict")?,
             "endgame" => self.endgame = number(name, value, 0, 60)?,
             "eval" => {

@@ -93,6 +93,7 @@ pub fn search(
         max_nodes: max_nodes(options),
         builder_cells: options.shell_builders,
         strict_blocks: options.shell_strict_blocks,
+        sharpen: options.shell_sharpen,
         ..Settings::default()
     };
     let mut fresh = ai::shell::Memory::default();
