@@ -8,8 +8,9 @@
 //! - [`Baseline::Simple`]: Othello's first search player, a fixed-depth alpha-beta
 //!   ([`SIMPLE_DEPTH`] plies) over mobility, corners and X-squares, exact in the last
 //!   [`SIMPLE_EXACT`] empties; the greedy player in the other games;
-//! - [`Player::Windows`]: the deterministic threat-builder
-//!   [`crate::ai::shell::windows::pick`] (Shell); the greedy player in the other games;
+//! - [`Baseline::Windows`]: the threat-builders, a family of one-ply players
+//!   [`crate::ai::shell::windows::FAMILY`] (Shell: `windows`, `windows1` …
+//!   `windows7`); the greedy player in the other games;
 //! - [`Baseline::Tactician`]: the sequential tactician
 //!   [`crate::ai::shell::tactician::pick`] (Shell); the greedy player in the other games.
 //!
@@ -46,8 +47,9 @@ pub enum Baseline {
     Greedy,
     /// A plain fixed-depth search (Othello; greedy elsewhere).
     Simple,
-    /// The deterministic threat-builder (Shell; greedy elsewhere).
-    Windows,
+    /// A threat-builder, by its index in [`crate::ai::shell::windows::FAMILY`]
+    /// (Shell; greedy elsewhere).
+    Windows(u8),
     /// The sequential tactician (Shell; greedy elsewhere).
     Tactician,
 }
@@ -60,7 +62,9 @@ impl Baseline {
             Baseline::Random => "random",
             Baseline::Greedy => "greedy",
             Baseline::Simple => "simple",
-            Baseline::Windows => "windows",
+            Baseline::Windows(member) => crate::ai::shell::windows::FAMILY
+                .get(usize::from(member))
+                .map_or("windows", |style| style.name),
             Baseline::Tactician => "tactician",
         }
     }
@@ -68,12 +72,19 @@ impl Baseline {
 
 impl Player {
     /// Every player, in the order the option lists them.
-    pub const ALL: [Player; 6] = [
+    pub const ALL: [Player; 13] = [
         Player::Search,
         Player::Baseline(Baseline::Random),
         Player::Baseline(Baseline::Greedy),
         Player::Baseline(Baseline::Simple),
-        Player::Baseline(Baseline::Windows),
+        Player::Baseline(Baseline::Windows(0)),
+        Player::Baseline(Baseline::Windows(1)),
+        Player::Baseline(Baseline::Windows(2)),
+        Player::Baseline(Baseline::Windows(3)),
+        Player::Baseline(Baseline::Windows(4)),
+        Player::Baseline(Baseline::Windows(5)),
+        Player::Baseline(Baseline::Windows(6)),
+        Player::Baseline(Baseline::Windows(7)),
         Player::Baseline(Baseline::Tactician),
     ];
 
@@ -108,7 +119,7 @@ pub fn othello(position: &OthelloPosition, baseline: Baseline, rng: &mut Rng) ->
     let moves = position.legal_moves();
     match baseline {
         Baseline::Random => rng.choose(&moves).copied(),
-        Baseline::Greedy | Baseline::Windows | Baseline::Tactician => {
+        Baseline::Greedy | Baseline::Windows(_) | Baseline::Tactician => {
             let flips = |mv: &Move| position.check(*mv).map_or(0, u64::count_ones);
             let most = moves.iter().map(flips).max()?;
             let best: Vec<Move> = moves.into_iter().filter(|mv| flips(mv) == most).collect();
@@ -214,7 +225,11 @@ pub fn shell(
             rng.choose(&empty).copied()
         }
         Baseline::Greedy | Baseline::Simple => crate::ai::shell::greedy::pick(position, color, rng),
-        Baseline::Windows => crate::ai::shell::windows::pick(position, color),
+        Baseline::Windows(member) => {
+            let family = &crate::ai::shell::windows::FAMILY;
+            let style = family.get(usize::from(member)).unwrap_or(&family[0]);
+            crate::ai::shell::windows::pick_styled(position, color, style, rng)
+        }
         Baseline::Tactician => crate::ai::shell::tactician::pick(position, color),
     }
 }
@@ -227,7 +242,7 @@ pub fn battleship(view: &View, baseline: Baseline, rng: &mut Rng) -> Option<SeaC
             let open: Vec<SeaCell> = view.open_cells().collect();
             rng.choose(&open).copied()
         }
-        Baseline::Greedy | Baseline::Simple | Baseline::Windows | Baseline::Tactician => {
+        Baseline::Greedy | Baseline::Simple | Baseline::Windows(_) | Baseline::Tactician => {
             crate::ai::battleship::parity_hunt(view, rng)
         }
     }
@@ -347,6 +362,24 @@ mod tests {
     }
 
     #[test]
+    fn every_threat_builder_has_its_name() {
+        let family = &crate::ai::shell::windows::FAMILY;
+        for (member, style) in family.iter().enumerate() {
+            let player = Player::from_name(&style.name.to_uppercase());
+            assert_eq!(
+                player,
+                Some(Player::Baseline(Baseline::Windows(member as u8)))
+            );
+            assert_eq!(player.map(Player::name), Some(style.name));
+        }
+        let listed = Player::ALL
+            .iter()
+            .filter(|p| matches!(p, Player::Baseline(Baseline::Windows(_))))
+            .count();
+        assert_eq!(listed, family.len());
+    }
+
+    #[test]
     fn windows_is_the_shell_threat_builder() {
         let position = ShellPosition::from_notation(
             "------------------------------------XX-O-------O--------------------------------- -",
@@ -354,13 +387,13 @@ mod tests {
         .expect("valid");
         let mut rng = Rng::new(2);
         for color in Color::ALL {
-            let cell = shell(&position, color, Baseline::Windows, &mut rng);
+            let cell = shell(&position, color, Baseline::Windows(0), &mut rng);
             assert_eq!(cell, crate::ai::shell::windows::pick(&position, color));
             assert!(cell.is_some_and(|c| position.is_empty(c)));
         }
         assert_eq!(
             Player::from_name("Windows"),
-            Some(Player::Baseline(Baseline::Windows))
+            Some(Player::Baseline(Baseline::Windows(0)))
         );
     }
 

@@ -42,7 +42,8 @@ struct Cli {
     #[arg(long, default_value = "warn", global = true, ignore_case = true,
           value_parser = named(LOG_LEVELS, |name| name.parse::<log::LevelFilter>().ok()))]
     log_level: log::LevelFilter,
-    /// The engine's player: default (its own search), random, greedy, simple, windows or tactician
+    /// The engine's player: default (its own search), random, greedy, simple, windows,
+    /// windows1 to windows7 (the threat-builders) or tactician
     /// (baselines); the same as `set_option player NAME` at the start.
     #[arg(long, default_value = "default", ignore_case = true,
           value_parser = named(Player::ALL.map(Player::name), Player::from_name))]

@@ -46,7 +46,7 @@ fn a_misspelt_name_fails_with_the_list_of_values() {
         &["--player", "gredy"],
         "gredy",
         "--player",
-        "default, random, greedy, simple, windows, tactician",
+        "default, random, greedy, simple, windows, windows1, windows2, windows3, windows4, windows5, windows6, windows7, tactician",
     );
     refused_before_the_run(
         &["--protocol", "nbord"],
@@ -135,7 +135,7 @@ fn help_lists_the_values_of_every_named_flag() {
     let top = help(&["--help"]);
     for values in [
         GAMES,
-        "default, random, greedy, simple, windows, tactician",
+        "default, random, greedy, simple, windows, windows1, windows2, windows3, windows4, windows5, windows6, windows7, tactician",
         LEVELS,
     ] {
         assert!(

@@ -102,6 +102,17 @@ pub(crate) fn double_fours(own: u128, blocked: u128, empty: u128) -> u128 {
     doubles
 }
 
+/// The empty cells where a new turtle of the colour owning `own` would leave a cell
+/// that completes its five (a four): the empty cells of the windows holding three of
+/// its turtles and nothing of `blocked`.
+#[must_use]
+pub(crate) fn four_cells(own: u128, blocked: u128, empty: u128) -> u128 {
+    WINDOWS
+        .iter()
+        .filter(|&&window| window & blocked == 0 && (window & own).count_ones() == 3)
+        .fold(0, |cells, window| cells | (window & empty))
+}
+
 /// The tactical cells of a position, per colour (indexed by [`Color::index`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tactics {
@@ -268,6 +279,30 @@ pub fn near_cells(position: &Position) -> u128 {
 /// Empty when the game is over or the board is full.
 #[must_use]
 pub fn candidates(position: &Position, tactics: &Tactics, color: Color, width: usize) -> Vec<Cell> {
+    candidates_with(position, tactics, color, width, (0, false))
+}
+
+/// Weights of the steep line-window score ([`candidates_with`]'s builder cells): a
+/// one-ply threat-builder's, steps of ten, the opponent's windows at 0.8 of ours.
+const STEEP_OWN: [i32; 5] = [1, 10, 100, 1_000, 10_000];
+const STEEP_THEIRS: [i32; 5] = [0, 8, 80, 800, 8_000];
+
+/// [`candidates`], with two options. Where quiet cells are listed, also the best
+/// `builders` cells
+/// by the steep score of a one-ply threat-builder ([`STEEP_OWN`]) that the list
+/// lacks: the cells such a player would pick, so that the search models them for
+/// the opponent (and weighs them for itself) even where its own blended score ranks
+/// them lower. When `strict`, a colour facing a double four of the opponent's (and
+/// with none of its own) lists only the opponent's double-four cells, both colours'
+/// captures and its own four-making cells ([`four_cells`]), no quiet cell.
+#[must_use]
+pub fn candidates_with(
+    position: &Position,
+    tactics: &Tactics,
+    color: Color,
+    width: usize,
+    (builders, strict): (usize, bool),
+) -> Vec<Cell> {
     if position.status().is_over() {
         return Vec::new();
     }
@@ -281,6 +316,15 @@ pub fn candidates(position: &Position, tactics: &Tactics, color: Color, width: u
         )
     } else if tactics.wins[me] != 0 {
         (tactics.wins[me] | tactics.captures[me], width.min(4))
+    } else if strict && tactics.doubles[me] == 0 && tactics.doubles[them] != 0 {
+        // Only the opponent can make a double four: take its cells first, capture,
+        // or answer with a four of ours; nothing quiet.
+        let own = position.turtle_mask(color);
+        let fours = four_cells(own, position.occupied() & !own, empty);
+        (
+            tactics.doubles[them] | tactics.captures[me] | tactics.captures[them] | fours,
+            0,
+        )
     } else if tactics.doubles != [0, 0] {
         (
             tactics.doubles[me]
@@ -307,6 +351,18 @@ pub fn candidates(position: &Position, tactics: &Tactics, color: Color, width: u
         rest.sort_by_key(|c| (std::cmp::Reverse(score(c)), c.index()));
         rest.truncate(quiet);
         list.extend(rest);
+        if builders > 0 {
+            let steep = weighted_window_scores(position, color, &STEEP_OWN, &STEEP_THEIRS);
+            let steep_score = |cell: &Cell| steep.get(cell.index()).copied().unwrap_or(0);
+            let mut more: Vec<Cell> =
+                crate::games::shell::CellSet::from_bits(near_cells(position) & !forced)
+                    .iter()
+                    .filter(|c| !list.contains(c))
+                    .collect();
+            more.sort_by_key(|c| (std::cmp::Reverse(steep_score(c)), c.index()));
+            more.truncate(builders);
+            list.extend(more);
+        }
     }
     if list.is_empty()
         && let Some(cell) = crate::games::shell::CellSet::from_bits(empty).iter().next()
@@ -419,6 +475,89 @@ mod tests {
             start
                 .iter()
                 .all(|c| c.col().abs_diff(4) <= 2 && c.row().abs_diff(4) <= 2)
+        );
+    }
+
+    #[test]
+    fn builder_cells_add_the_threat_builders_pick() {
+        // Black's three c3 d3 e3 with an egg spoiling nothing near, white scattered:
+        // white's blended list is narrow; with one builder cell it also holds the
+        // near cell a steep threat-builder would take, and nothing twice.
+        let p = position(
+            &[
+                ("c3", 'X'),
+                ("d3", 'X'),
+                ("e3", 'X'),
+                ("e5", 'O'),
+                ("f6", 'O'),
+                ("d6", 'O'),
+                ("g2", 'E'),
+            ],
+            "g2",
+        );
+        let t = Tactics::of(&p);
+        for color in Color::ALL {
+            let plain = candidates(&p, &t, color, 1);
+            let wider = candidates_with(&p, &t, color, 1, (2, false));
+            assert!(
+                plain.iter().all(|c| wider.contains(c)),
+                "{plain:?} {wider:?}"
+            );
+            assert!(wider.len() <= plain.len() + 2);
+            let mut unique = wider.clone();
+            unique.sort_by_key(|c| c.index());
+            unique.dedup();
+            assert_eq!(unique.len(), wider.len());
+            assert!(wider.iter().all(|&c| p.is_empty(c)));
+            let steep = weighted_window_scores(&p, color, &STEEP_OWN, &STEEP_THEIRS);
+            let best = CellSet::from_bits(near_cells(&p))
+                .iter()
+                .max_by_key(|c| (steep[c.index()], std::cmp::Reverse(c.index())))
+                .expect("a near cell");
+            assert!(wider.contains(&best), "{best:?} not in {wider:?}");
+        }
+        assert_eq!(
+            candidates_with(&p, &t, Color::White, 1, (0, false)),
+            candidates(&p, &t, Color::White, 1)
+        );
+    }
+
+    #[test]
+    fn strict_lists_answer_a_double_four_without_quiet_cells() {
+        // White's open three c5 d5 e5 (b5 and f5 make open fours); black has a
+        // three of its own with one end spoiled: g1 h1 i1 is no window, so black's
+        // d8 e8 f8 (c8 and g8 make fours, b8... too) gives four-making cells only.
+        let p = position(
+            &[
+                ("c5", 'O'),
+                ("d5", 'O'),
+                ("e5", 'O'),
+                ("d8", 'X'),
+                ("e8", 'X'),
+                ("f8", 'X'),
+                ("c8", 'O'),
+            ],
+            "-",
+        );
+        let t = Tactics::of(&p);
+        assert_eq!(t.doubles, [0, set(&["b5", "f5"])]);
+        let strict = candidates_with(&p, &t, Color::Black, 4, (0, true));
+        let cells = CellSet::from_iter(strict.iter().copied()).bits();
+        assert_eq!(cells & set(&["b5", "f5"]), set(&["b5", "f5"]));
+        assert_eq!(
+            cells & !set(&["b5", "f5"]),
+            set(&["g8", "h8"]),
+            "{strict:?}"
+        );
+        let own = p.turtle_mask(Color::Black);
+        assert_eq!(
+            four_cells(own, p.occupied() & !own, BOARD & !p.occupied()),
+            set(&["g8", "h8"])
+        );
+        // White, who has the double fours, is not narrowed.
+        assert_eq!(
+            candidates_with(&p, &t, Color::White, 4, (0, true)),
+            candidates(&p, &t, Color::White, 4)
         );
     }
 }

@@ -32,7 +32,7 @@
 
 use std::thread;
 
-use super::candidates::{Tactics, candidates, capture_cells, five_holes};
+use super::candidates::{Tactics, candidates_with, capture_cells, five_holes};
 use super::matrix;
 use super::playout;
 use crate::ai::Limits;
@@ -100,6 +100,15 @@ pub struct Settings {
     /// move the player with them scored 18 – 38 – 4 against the player without
     /// (docs/shell-player.md), though they mix pure guessing turns exactly.
     pub threat_games: bool,
+    /// Cells per colour and node added to the quiet ones by a one-ply threat-builder's
+    /// steep score ([`super::candidates::candidates_with`]), when not listed already.
+    pub builder_cells: usize,
+    /// Facing the opponent's double four with none of its own, a colour lists only
+    /// the answers ([`super::candidates::candidates_with`]'s `strict`).
+    pub strict_blocks: bool,
+    /// Where no colour can win at once, the root's shares are raised to this power
+    /// before the pick is drawn (1: the search's mix as it is).
+    pub sharpen: u32,
 }
 
 impl Default for Settings {
@@ -114,6 +123,9 @@ impl Default for Settings {
             root_width: 4,
             width: 3,
             threat_games: false,
+            builder_cells: 0,
+            strict_blocks: false,
+            sharpen: 1,
         }
     }
 }
@@ -287,7 +299,13 @@ impl Tree {
         let first = self.stats.len() as u32;
         let mut len = [0u8; 2];
         for color in Color::ALL {
-            let list = candidates(&position, &tactics, color, width);
+            let list = candidates_with(
+                &position,
+                &tactics,
+                color,
+                width,
+                (self.settings.builder_cells, self.settings.strict_blocks),
+            );
             len[color.index()] = list.len().min(usize::from(u8::MAX)) as u8;
             for cell in list.into_iter().take(usize::from(u8::MAX)) {
                 self.stats.push(Stat {
@@ -955,7 +973,13 @@ pub fn search_in(
     }
     let side = color.index();
     let tactics = Tactics::of(position);
-    let mine = candidates(position, &tactics, color, settings.root_width);
+    let mine = candidates_with(
+        position,
+        &tactics,
+        color,
+        settings.root_width,
+        (settings.builder_cells, settings.strict_blocks),
+    );
     if mine.len() == 1 {
         let cell = *mine.first()?;
         return Some(Outcome {
@@ -1035,6 +1059,17 @@ pub fn search_in(
             children: tree.children,
             path: tree.path,
         });
+    }
+    if settings.sharpen > 1 && !tactics.is_sharp() {
+        // Quiet position: lean on the search's preferences (shares to a power).
+        let total: f64 = weights
+            .iter()
+            .map(|w| w.1.max(0.0))
+            .sum::<f64>()
+            .max(f64::MIN_POSITIVE);
+        for w in &mut weights {
+            w.1 = (w.1.max(0.0) / total).powi(settings.sharpen as i32);
+        }
     }
     let strategy = purified(&weights);
     let cell = sample(&strategy, rng)?;

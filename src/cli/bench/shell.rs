@@ -44,6 +44,15 @@ pub struct ShellArgs {
     /// Root-parallel trees of the search player: the bench's `--threads`.
     #[arg(skip)]
     pub threads: u32,
+    /// The search player's opponents, comma-separated: windows, windows1 …
+    /// windows7 (the threat-builders), tactician, greedy, random (shell).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "windows,tactician,greedy,random",
+        value_parser = named(OPPONENT_NAMES, Opponent::from_name)
+    )]
+    opponents: Vec<Opponent>,
     /// Playouts for the playout-speed figures (shell).
     #[arg(long, default_value_t = 20_000)]
     playouts: u32,
@@ -56,6 +65,16 @@ pub struct ShellArgs {
     /// Candidate cells per colour in the search's other nodes (shell; 0: the default).
     #[arg(long, default_value_t = 0)]
     width: usize,
+    /// Cells per colour and node the search adds by a threat-builder's steep score
+    /// (shell; 0: none).
+    #[arg(long, default_value_t = 0)]
+    builder_cells: usize,
+    /// Facing the opponent's double four, the search lists only the answers (shell).
+    #[arg(long)]
+    strict_blocks: bool,
+    /// Power the root's shares are raised to in quiet positions (shell; 0: default).
+    #[arg(long, default_value_t = 0)]
+    sharpen: u32,
     /// Threat games in the search player's tree (shell; off by default).
     #[arg(long)]
     threat_games: bool,
@@ -120,28 +139,61 @@ pub struct ShellArgs {
 }
 
 /// The opponents of the search player.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Opponent {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Opponent {
     Greedy,
     Random,
-    Windows,
+    /// A threat-builder, by its index in `windows::FAMILY`.
+    Windows(u8),
     Tactician,
 }
+
+/// The opponents' names, as `--opponents` takes them.
+const OPPONENT_NAMES: [&str; 11] = [
+    "windows",
+    "windows1",
+    "windows2",
+    "windows3",
+    "windows4",
+    "windows5",
+    "windows6",
+    "windows7",
+    "tactician",
+    "greedy",
+    "random",
+];
 
 impl Opponent {
     fn name(self) -> &'static str {
         match self {
             Opponent::Greedy => "greedy",
             Opponent::Random => "random",
-            Opponent::Windows => "windows",
+            Opponent::Windows(member) => windows::FAMILY
+                .get(usize::from(member))
+                .map_or("windows", |style| style.name),
             Opponent::Tactician => "tactician",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Opponent> {
+        match name.to_ascii_lowercase().as_str() {
+            "greedy" => Some(Opponent::Greedy),
+            "random" => Some(Opponent::Random),
+            "tactician" => Some(Opponent::Tactician),
+            name => windows::FAMILY
+                .iter()
+                .position(|style| style.name == name)
+                .map(|member| Opponent::Windows(member as u8)),
         }
     }
 
     fn pick(self, position: &Position, color: Color, rng: &mut Rng) -> Option<Cell> {
         match self {
             Opponent::Greedy => greedy::pick(position, color, rng),
-            Opponent::Windows => windows::pick(position, color),
+            Opponent::Windows(member) => {
+                let style = windows::FAMILY.get(usize::from(member))?;
+                windows::pick_styled(position, color, style, rng)
+            }
             Opponent::Tactician => tactician::pick(position, color),
             Opponent::Random => {
                 let empty = position.empty_cells();
@@ -164,6 +216,9 @@ fn settings(args: &ShellArgs) -> Result<Settings> {
         root_width: or_default(args.root_width, defaults.root_width),
         width: or_default(args.width, defaults.width),
         threat_games: args.threat_games,
+        builder_cells: args.builder_cells,
+        strict_blocks: args.strict_blocks,
+        sharpen: or_default(args.sharpen as usize, defaults.sharpen as usize) as u32,
         ..defaults
     })
 }
@@ -503,12 +558,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
     if args.games == 0 {
         return Ok(());
     }
-    for opponent in [
-        Opponent::Windows,
-        Opponent::Tactician,
-        Opponent::Greedy,
-        Opponent::Random,
-    ] {
+    for &opponent in &args.opponents {
         let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
         let mut iterations = (0u64, 0.0f64);
         let started = Instant::now();

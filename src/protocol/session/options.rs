@@ -27,6 +27,15 @@ pub struct Options {
     pub iterations: u64,
     /// How What the Shell's search chooses in a node.
     pub shell_selection: Selection,
+    /// What the Shell: cells per colour and node the search adds by a one-ply
+    /// threat-builder's steep score.
+    pub shell_builders: usize,
+    /// What the Shell: facing the opponent's double four, the search lists only the
+    /// answers (`shell_blocks strict`).
+    pub shell_strict_blocks: bool,
+    /// What the Shell: the power the search's root shares are raised to in quiet
+    /// positions before the pick is drawn.
+    pub shell_sharpen: u32,
     /// Othello: at this many empties or fewer the player solves exactly.
     pub endgame: u32,
     /// Othello: the midgame evaluation.
@@ -55,6 +64,9 @@ impl Default for Options {
             player: Player::Search,
             iterations: 0,
             shell_selection: Selection::RegretMatching,
+            shell_builders: ai_default_builders(),
+            shell_strict_blocks: crate::ai::shell::Settings::default().strict_blocks,
+            shell_sharpen: crate::ai::shell::Settings::default().sharpen,
             endgame: 20,
             evaluation: Evaluation::Pattern,
             gogui_rows: false,
@@ -65,8 +77,13 @@ impl Default for Options {
     }
 }
 
+/// The search's default `shell_builders`.
+fn ai_default_builders() -> usize {
+    crate::ai::shell::Settings::default().builder_cells
+}
+
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 14] = [
+pub const OPTION_NAMES: [&str; 17] = [
     "movetime",
     "depth",
     "threads",
@@ -74,6 +91,9 @@ pub const OPTION_NAMES: [&str; 14] = [
     "seed",
     "iterations",
     "shell_selection",
+    "shell_builders",
+    "shell_blocks",
+    "shell_sharpen",
     "player",
     "endgame",
     "eval",
@@ -137,7 +157,7 @@ impl Options {
             "seed" => self.seed = number(name, value, 0, u64::MAX)?,
             "player" => {
                 self.player = Player::from_name(value).ok_or_else(|| {
-                    "invalid value for player: expected default, random, greedy, simple, windows or tactician"
+                    "invalid value for player: expected default, random, greedy, simple, windows, windows1 to windows7 or tactician"
                         .to_string()
                 })?;
             }
@@ -146,6 +166,9 @@ impl Options {
                 self.shell_selection = Selection::from_name(value)
                     .ok_or_else(|| format!("invalid value for {name}: expected rm or uct"))?;
             }
+            "shell_builders" => self.shell_builders = number(name, value, 0, 8)?,
+            "shell_sharpen" => self.shell_sharpen = number(name, value, 1, 8)?,
+            "shell_blocks" => self.shell_strict_blocks = switch(name, value, "open", "strict")?,
             "endgame" => self.endgame = number(name, value, 0, 60)?,
             "eval" => {
                 self.evaluation = Evaluation::from_name(value)

@@ -91,6 +91,9 @@ pub fn search(
         iterations,
         threads: options.threads,
         max_nodes: max_nodes(options),
+        builder_cells: options.shell_builders,
+        strict_blocks: options.shell_strict_blocks,
+        sharpen: options.shell_sharpen,
         ..Settings::default()
     };
     let mut fresh = ai::shell::Memory::default();
