@@ -433,7 +433,10 @@ mod tests {
         after.fire(water);
         let next = after.shot().unwrap_or(0);
         let rest = after.rollout(next, &table, &mut boats);
-        assert!((from_water - (1.0 + rest)).abs() < 1e-9, "{from_water} {rest}");
+        assert!(
+            (from_water - (1.0 + rest)).abs() < 1e-9,
+            "{from_water} {rest}"
+        );
     }
 
     #[test]

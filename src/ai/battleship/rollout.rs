@@ -204,7 +204,9 @@ pub(crate) fn log_scores(what: &str, candidates: &[Cell], estimates: &[Estimate]
             "{what} on {} fleets: {}; fired {}",
             estimates.first().map_or(0, |e| e.fleets),
             scores.join(", "),
-            candidates.get(chosen).map_or(String::new(), ToString::to_string)
+            candidates
+                .get(chosen)
+                .map_or(String::new(), ToString::to_string)
         );
     }
 }

@@ -117,7 +117,11 @@ fn parity_order3(empty: u64) -> [u32; 3] {
     } else {
         (odd.trailing_zeros(), empty & !odd)
     };
-    [head, rest.trailing_zeros(), (rest & (rest - 1)).trailing_zeros()]
+    [
+        head,
+        rest.trailing_zeros(),
+        (rest & (rest - 1)).trailing_zeros(),
+    ]
 }
 
 /// The score when the side to move of `board` (one empty square, `square`) plays it,

@@ -400,7 +400,11 @@ fn reach(position: &Position, turns: u32) -> (i8, i8) {
             .iter()
             .any(|&w| w & blockers == 0 && (w & !(own | eggs)).count_ones() <= turns)
     };
-    let lo = if can_win(position.white, black) { -1 } else { 0 };
+    let lo = if can_win(position.white, black) {
+        -1
+    } else {
+        0
+    };
     let hi = if can_win(position.black, white) { 1 } else { 0 };
     (lo, hi)
 }
@@ -1242,8 +1246,8 @@ mod tests {
             };
             let mix = &solved.solution.rows;
             let support: Vec<f64> = mix.iter().copied().filter(|&x| x > 1e-6).collect();
-            let uneven = support.len() >= 2
-                && support.iter().any(|&x| (x - support[0]).abs() > 1e-3);
+            let uneven =
+                support.len() >= 2 && support.iter().any(|&x| (x - support[0]).abs() > 1e-3);
             if !uneven || !(captures || hatches) {
                 continue;
             }

@@ -212,7 +212,10 @@ fn bench_ffo(plan: &Plan<'_>, selection: Selection) -> Result<()> {
             result.span,
             result.nodes as f64 / seconds.max(1e-9) / 1e6,
             cpu.filter(|cpu| *cpu > 0.0)
-                .map_or("-".into(), |cpu| format!("{:.1}", result.nodes as f64 / cpu / 1e6)),
+                .map_or("-".into(), |cpu| format!(
+                    "{:.1}",
+                    result.nodes as f64 / cpu / 1e6
+                )),
             mv,
             score,
             known.unwrap_or(0),
