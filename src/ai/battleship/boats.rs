@@ -12,46 +12,15 @@
 //! fewer fleets. Measured on real games (docs/battleship-hunter.md), greedy is also
 //! optimal from these states, so nothing here changes the hunter's shots.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
+use crate::ai::key_hash::MixMap;
 use crate::games::battleship::{Cell, ShipType, View};
 
 /// A set of cells as bits (bit `index`).
 pub type Cells = u128;
 
-/// A multiply-rotate hash for the memo keys (sets of cells): the standard hasher's
-/// cost dominated the rollouts that end at the last boats.
-#[derive(Default)]
-struct Mix(u64);
-
-const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
-
-impl Mix {
-    fn add(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(MIX);
-    }
-}
-
-impl Hasher for Mix {
-    fn finish(&self) -> u64 {
-        self.0 ^ (self.0 >> 29)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.add(u64::from(b));
-        }
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-    fn write_u128(&mut self, i: u128) {
-        self.add(i as u64);
-        self.add((i >> 64) as u64);
-    }
-}
-
-type Memo = HashMap<(Cells, u8), f64, BuildHasherDefault<Mix>>;
+/// The memo: the standard hasher's cost dominated the rollouts that end at the last
+/// boats, so it uses the engine's multiply-rotate hasher.
+type Memo = MixMap<(Cells, u8), f64>;
 
 /// Counts and greedy values of last-boats states, memoised.
 #[derive(Debug)]

@@ -33,7 +33,6 @@
 //! position gives the same values, strategies and counts.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use super::candidates::{WINDOWS, capture_cells, five_holes, weighted_window_scores};
 use super::greedy;
@@ -41,6 +40,7 @@ use super::lp;
 use super::matrix::Solution;
 use super::playout;
 use super::solver::Solved;
+use crate::ai::key_hash::MixMap;
 use crate::games::Color;
 use crate::games::shell::cell::{BOARD, Dir};
 use crate::games::shell::{Cell, Position};
@@ -186,8 +186,8 @@ type Interval = (f64, f64);
 
 /// The exact solver; keeps its tables from position to position.
 pub struct Exact {
-    exact: HashMap<(Position, u8), f64, BuildHasherDefault<Mix>>,
-    serial: HashMap<Key, Bound, BuildHasherDefault<Mix>>,
+    exact: MixMap<(Position, u8), f64>,
+    serial: MixMap<Key, Bound>,
     /// What it did so far.
     pub stats: Stats,
     /// The most nodes ([`Stats::nodes`]) one solve may search before it gives up.
@@ -269,32 +269,6 @@ struct Bound {
     lo: i8,
     hi: i8,
     best: u8,
-}
-
-/// A small multiplicative hasher for the tables' keys (the keys are positions from
-/// one search, not chosen by anyone, so no defence against collisions is needed).
-#[derive(Default)]
-struct Mix(u64);
-
-impl Hasher for Mix {
-    fn finish(&self) -> u64 {
-        self.0 ^ (self.0 >> 29)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u8(&mut self, n: u8) {
-        self.write_u64(u64::from(n));
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(23) ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-    fn write_u128(&mut self, n: u128) {
-        self.write_u64(n as u64);
-        self.write_u64((n >> 64) as u64);
-    }
 }
 
 /// The empty cells of a position in the order a colour tries them: the table's best
@@ -415,8 +389,8 @@ impl Exact {
     #[must_use]
     pub fn new(budget: u64) -> Exact {
         Exact {
-            exact: HashMap::default(),
-            serial: HashMap::default(),
+            exact: MixMap::default(),
+            serial: MixMap::default(),
             stats: Stats::default(),
             budget,
             limit: u64::MAX,
