@@ -32,7 +32,7 @@
 
 use std::thread;
 
-use super::candidates::{Tactics, candidates_with, capture_cells, five_holes};
+use super::candidates::{Tactics, candidates_both, candidates_with, capture_cells, five_holes};
 use super::matrix;
 use super::playout;
 use crate::ai::Limits;
@@ -298,14 +298,13 @@ impl Tree {
         let tactics = Tactics::of(&position);
         let first = self.stats.len() as u32;
         let mut len = [0u8; 2];
-        for color in Color::ALL {
-            let list = candidates_with(
-                &position,
-                &tactics,
-                color,
-                width,
-                (self.settings.builder_cells, self.settings.strict_blocks),
-            );
+        let lists = candidates_both(
+            &position,
+            &tactics,
+            width,
+            (self.settings.builder_cells, self.settings.strict_blocks),
+        );
+        for (color, list) in Color::ALL.into_iter().zip(lists) {
             len[color.index()] = list.len().min(usize::from(u8::MAX)) as u8;
             for cell in list.into_iter().take(usize::from(u8::MAX)) {
                 self.stats.push(Stat {
