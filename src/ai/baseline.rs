@@ -20,6 +20,7 @@
 
 use std::fmt;
 
+use crate::ai::Limits;
 use crate::games::Color;
 use crate::games::battleship::{Cell as SeaCell, View};
 use crate::games::othello::bitboard::flips;
@@ -209,12 +210,13 @@ fn simple(board: &Board) -> Option<Move> {
 }
 
 /// The baseline's secret Shell pick for `color`; `None` for a finished game or a full
-/// board.
+/// board. Only the tactician searches long enough to need `limits` (the move's clock).
 pub fn shell(
     position: &ShellPosition,
     color: Color,
     baseline: Baseline,
     rng: &mut Rng,
+    limits: &Limits<'_>,
 ) -> Option<ShellCell> {
     if position.status().is_over() {
         return None;
@@ -230,7 +232,7 @@ pub fn shell(
             let style = family.get(usize::from(member)).unwrap_or(&family[0]);
             crate::ai::shell::windows::pick_styled(position, color, style, rng)
         }
-        Baseline::Tactician => crate::ai::shell::tactician::pick(position, color),
+        Baseline::Tactician => crate::ai::shell::tactician::pick_within(position, color, limits),
     }
 }
 
@@ -387,7 +389,13 @@ mod tests {
         .expect("valid");
         let mut rng = Rng::new(2);
         for color in Color::ALL {
-            let cell = shell(&position, color, Baseline::Windows(0), &mut rng);
+            let cell = shell(
+                &position,
+                color,
+                Baseline::Windows(0),
+                &mut rng,
+                &Limits::depth(0),
+            );
             assert_eq!(cell, crate::ai::shell::windows::pick(&position, color));
             assert!(cell.is_some_and(|c| position.is_empty(c)));
         }
@@ -406,7 +414,13 @@ mod tests {
             assert!(mv.is_some_and(|mv| position.check(mv).is_ok()));
         }
         let shell_position = ShellPosition::new();
-        let cell = shell(&shell_position, Color::Black, Baseline::Random, &mut rng);
+        let cell = shell(
+            &shell_position,
+            Color::Black,
+            Baseline::Random,
+            &mut rng,
+            &Limits::depth(0),
+        );
         assert!(cell.is_some_and(|c| shell_position.is_empty(c)));
         let view = View::new();
         let shot = battleship(&view, Baseline::Random, &mut rng);

@@ -39,6 +39,9 @@ fn shift_by(dir: Dir, mut mask: u128, steps: u32) -> u128 {
 #[inline]
 pub(crate) fn five_holes(own: u128, empty: u128) -> u128 {
     let mut holes = 0u128;
+    if own.count_ones() < 4 {
+        return 0;
+    }
     for dir in Dir::FORWARD {
         let back = dir.opposite();
         // ahead[j] = cells x with x + (j+1)·dir in own; behind[j] likewise backwards.
@@ -51,13 +54,12 @@ pub(crate) fn five_holes(own: u128, empty: u128) -> u128 {
             ahead[j] = a;
             behind[j] = b;
         }
-        // The hole is the k-th cell of the window: k cells of own behind it, 4 − k ahead.
-        let mut lines = ahead[0] & ahead[1] & ahead[2] & ahead[3];
-        lines |= behind[0] & ahead[0] & ahead[1] & ahead[2];
-        lines |= behind[0] & behind[1] & ahead[0] & ahead[1];
-        lines |= behind[0] & behind[1] & behind[2] & ahead[0];
-        lines |= behind[0] & behind[1] & behind[2] & behind[3];
-        holes |= lines;
+        // The hole is the k-th cell of the window: k cells of own behind it, 4 − k
+        // ahead (a1a2a3a4, b1a1a2a3, b1b2a1a2, b1b2b3a1, b1b2b3b4), factored.
+        let [a1, a2, a3, a4] = ahead;
+        let [b1, b2, b3, b4] = behind;
+        let (a12, b12) = (a1 & a2, b1 & b2);
+        holes |= (a12 & ((a3 & (a4 | b1)) | b12)) | (b12 & b3 & (a1 | b4));
     }
     holes & empty
 }
@@ -208,6 +210,44 @@ pub fn window_scores(position: &Position, color: Color) -> [i32; 81] {
     weighted_window_scores(position, color, &OWN_WEIGHT, &THEIR_WEIGHT)
 }
 
+/// [`window_scores`] of both colours (indexed by [`Color::index`]) in one pass over
+/// the windows.
+#[must_use]
+pub fn window_scores_both(position: &Position) -> [[i32; 81]; 2] {
+    let black = position.turtle_mask(Color::Black);
+    let white = position.turtle_mask(Color::White);
+    let eggs = position.egg_cells().bits();
+    let empty = BOARD & !position.occupied();
+    let weight = |mine: usize, their: usize| match (mine, their) {
+        (n, 0) => OWN_WEIGHT.get(n).copied().unwrap_or(0),
+        (0, n) => THEIR_WEIGHT.get(n).copied().unwrap_or(0),
+        _ => 0,
+    };
+    let mut scores = [[0i32; 81]; 2];
+    for window in WINDOWS {
+        if window & eggs != 0 {
+            continue;
+        }
+        let b = (window & black).count_ones() as usize;
+        let w = (window & white).count_ones() as usize;
+        let weights = [weight(b, w), weight(w, b)];
+        if weights == [0, 0] {
+            continue;
+        }
+        let mut free = window & empty;
+        while free != 0 {
+            let index = free.trailing_zeros() as usize;
+            free &= free - 1;
+            for (side, add) in scores.iter_mut().zip(weights) {
+                if let Some(score) = side.get_mut(index) {
+                    *score += add;
+                }
+            }
+        }
+    }
+    scores
+}
+
 /// The line-window score of every cell for `color` with the given weights: each
 /// five-cell window without eggs through an empty cell adds `own[n]` when it holds `n`
 /// of our turtles and none of the opponent's, `their[n]` for `n` of theirs and none of
@@ -248,6 +288,26 @@ pub fn weighted_window_scores(
         }
     }
     scores
+}
+
+/// Appends to `list` the `k` cells of `mask` with the highest `scores`, best first,
+/// ties to the lower index: the first `k` of `mask` sorted by (score descending,
+/// index), without sorting it all.
+fn best_cells(mask: u128, scores: &[i32; 81], k: usize, list: &mut Vec<Cell>) {
+    let start = list.len();
+    for cell in crate::games::shell::CellSet::from_bits(mask) {
+        let score = scores.get(cell.index()).copied().unwrap_or(0);
+        let better = |c: &Cell| scores.get(c.index()).copied().unwrap_or(0) < score;
+        // Cells come in index order, so an equal score already listed stays ahead.
+        let at = start
+            + list
+                .get(start..)
+                .map_or(0, |best| best.iter().position(better).unwrap_or(best.len()));
+        if at - start < k {
+            list.insert(at, cell);
+            list.truncate(start + k);
+        }
+    }
 }
 
 /// The cells near the stones (distance ≤ 2), or around the centre on a board without
@@ -301,7 +361,36 @@ pub fn candidates_with(
     tactics: &Tactics,
     color: Color,
     width: usize,
+    options: (usize, bool),
+) -> Vec<Cell> {
+    let scores = window_scores(position, color);
+    candidates_scored(position, tactics, color, width, options, &scores)
+}
+
+/// [`candidates_with`] for both colours (indexed by [`Color::index`]), the line
+/// windows scored once for both.
+#[must_use]
+pub fn candidates_both(
+    position: &Position,
+    tactics: &Tactics,
+    width: usize,
+    options: (usize, bool),
+) -> [Vec<Cell>; 2] {
+    let scores = window_scores_both(position);
+    Color::ALL.map(|color| {
+        let own = scores.get(color.index()).unwrap_or(&[0; 81]);
+        candidates_scored(position, tactics, color, width, options, own)
+    })
+}
+
+/// [`candidates_with`] given `color`'s [`window_scores`].
+fn candidates_scored(
+    position: &Position,
+    tactics: &Tactics,
+    color: Color,
+    width: usize,
     (builders, strict): (usize, bool),
+    scores: &[i32; 81],
 ) -> Vec<Cell> {
     if position.status().is_over() {
         return Vec::new();
@@ -337,20 +426,13 @@ pub fn candidates_with(
         (tactics.captures[me] | tactics.captures[them], width)
     };
     let forced = forced & empty;
-    let scores = window_scores(position, color);
     let score = |cell: &Cell| scores.get(cell.index()).copied().unwrap_or(0);
-    let mut list: Vec<Cell> = crate::games::shell::CellSet::from_bits(forced)
-        .iter()
-        .collect();
-    list.sort_by_key(|c| (std::cmp::Reverse(score(c)), c.index()));
+    let mut list: Vec<Cell> = Vec::with_capacity(forced.count_ones() as usize + quiet + builders);
+    list.extend(crate::games::shell::CellSet::from_bits(forced).iter());
+    // Keys are unique (the index breaks ties), so an unstable sort gives the order.
+    list.sort_unstable_by_key(|c| (std::cmp::Reverse(score(c)), c.index()));
     if quiet > 0 {
-        let mut rest: Vec<Cell> =
-            crate::games::shell::CellSet::from_bits(near_cells(position) & !forced)
-                .iter()
-                .collect();
-        rest.sort_by_key(|c| (std::cmp::Reverse(score(c)), c.index()));
-        rest.truncate(quiet);
-        list.extend(rest);
+        best_cells(near_cells(position) & !forced, scores, quiet, &mut list);
         if builders > 0 {
             let steep = weighted_window_scores(position, color, &STEEP_OWN, &STEEP_THEIRS);
             let steep_score = |cell: &Cell| steep.get(cell.index()).copied().unwrap_or(0);
@@ -383,6 +465,60 @@ mod tests {
             .iter()
             .filter_map(|n| Cell::parse(n))
             .fold(0, |m, c| m | c.bit())
+    }
+
+    #[test]
+    fn best_cells_are_the_head_of_the_sorted_list() {
+        let mut rng = crate::rng::Rng::new(9);
+        for _ in 0..200 {
+            let mask = (u128::from(rng.next_u64()) | (u128::from(rng.next_u64()) << 64)) & BOARD;
+            let mut scores = [0i32; 81];
+            for score in &mut scores {
+                // Few distinct values, so that ties are common.
+                *score = rng.below(6) as i32;
+            }
+            let k = rng.below(6) as usize;
+            let mut sorted: Vec<Cell> = CellSet::from_bits(mask).iter().collect();
+            sorted.sort_by_key(|c| (std::cmp::Reverse(scores[c.index()]), c.index()));
+            sorted.truncate(k);
+            let head = Cell::new(0, 0).map_or(Vec::new(), |c| vec![c]);
+            let mut got = head.clone();
+            best_cells(mask, &scores, k, &mut got);
+            assert_eq!(got.get(..head.len()), Some(&head[..]));
+            assert_eq!(got.get(head.len()..), Some(&sorted[..]));
+        }
+    }
+
+    #[test]
+    fn five_holes_and_both_scores_agree_with_the_windows() {
+        let mut rng = crate::rng::Rng::new(4);
+        for _ in 0..100 {
+            let mut marks = Vec::new();
+            for cell in Cell::ALL {
+                match rng.below(8) {
+                    0 | 1 => marks.push((cell, 'X')),
+                    2 | 3 => marks.push((cell, 'O')),
+                    _ => {}
+                }
+            }
+            let names: Vec<(String, char)> =
+                marks.iter().map(|(c, m)| (c.to_string(), *m)).collect();
+            let refs: Vec<(&str, char)> = names.iter().map(|(n, m)| (n.as_str(), *m)).collect();
+            let p = position(&refs, "-");
+            let empty = BOARD & !p.occupied();
+            for color in Color::ALL {
+                let own = p.turtle_mask(color);
+                let naive = WINDOWS
+                    .iter()
+                    .filter(|&&w| (w & own).count_ones() == 4 && w & empty != 0)
+                    .fold(0, |m, &w| m | (w & empty));
+                assert_eq!(five_holes(own, empty), naive);
+                assert_eq!(
+                    window_scores_both(&p)[color.index()],
+                    window_scores(&p, color)
+                );
+            }
+        }
     }
 
     #[test]

@@ -19,11 +19,17 @@
 //! sequence of threats — each pick leaving a winning cell the opponent must block
 //! while the next pick makes another — that ends in a double threat. Leaves are
 //! valued by the five-cell windows (stones of one colour only, steeply weighted) and
-//! the turtle count. It never draws a random number and ignores the clock (its work
-//! is bounded by depth and width): the same position, the same cell.
+//! the turtle count. It never draws a random number: without a clock, the same
+//! position gives the same cell.
+//!
+//! Under a clock ([`pick_within`]) it deepens: a shallow alpha-beta first (no
+//! forcing extension), then the threat-space search, then the full search, each
+//! looking at the limits every [`CHECK_EVERY`] nodes and called off when they expire;
+//! the answer is the deepest stage that finished (the first candidate if none did).
 
 use super::after_turn;
 use super::candidates::{Tactics, WINDOWS, candidates};
+use crate::ai::Limits;
 use crate::games::shell::cell::BOARD;
 use crate::games::shell::{Cell, CellSet, Position};
 use crate::games::{Color, Status};
@@ -47,6 +53,41 @@ const LINE: [i32; 6] = [0, 1, 6, 40, 300, 0];
 const TURTLE: i32 = 20;
 /// A value worse than any.
 const INFINITE: i32 = i32::MAX / 2;
+/// Nodes between two looks at the limits (a node resolves up to a few dozen turns).
+pub const CHECK_EVERY: u32 = 4;
+
+/// The work of one pick: nodes counted against the limits, and whether they ran out
+/// (every search below then returns at once and its result is not used).
+struct Budget<'a> {
+    limits: &'a Limits<'a>,
+    countdown: u32,
+    nodes: u64,
+    stopped: bool,
+}
+
+impl<'a> Budget<'a> {
+    fn new(limits: &'a Limits<'a>) -> Budget<'a> {
+        Budget {
+            limits,
+            countdown: CHECK_EVERY,
+            nodes: 0,
+            stopped: false,
+        }
+    }
+
+    /// Counts a node; true once the limits have expired.
+    fn spend(&mut self) -> bool {
+        self.nodes += 1;
+        if !self.stopped
+            && self
+                .limits
+                .due_after(&mut self.countdown, CHECK_EVERY, self.nodes)
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+}
 
 /// The static value of `position` for `color`: line windows and turtles.
 #[must_use]
@@ -106,7 +147,10 @@ pub fn threat_cells(position: &Position, color: Color) -> u128 {
 /// True when `color`, on turn to pick in `position`, has a forcing line: a sequence
 /// of threats, each answered by the opponent's forced block (or a capture), that
 /// reaches a won game or a double threat within `depth` turns.
-fn forced_win(position: &Position, color: Color, depth: u32) -> bool {
+fn forced_win(position: &Position, color: Color, depth: u32, budget: &mut Budget<'_>) -> bool {
+    if budget.spend() {
+        return false;
+    }
     if position.status().is_over() {
         return position.status() == Status::win_for(color);
     }
@@ -127,7 +171,7 @@ fn forced_win(position: &Position, color: Color, depth: u32) -> bool {
     CellSet::from_bits(picks).iter().any(|pick| {
         CellSet::from_bits(replies).iter().all(|reply| {
             after_turn(position, color, pick, reply)
-                .is_some_and(|next| forced_win(&next, color, depth - 1))
+                .is_some_and(|next| forced_win(&next, color, depth - 1, budget))
         })
     })
 }
@@ -137,6 +181,16 @@ fn forced_win(position: &Position, color: Color, depth: u32) -> bool {
 /// work against every candidate answer of the opponent's.
 #[must_use]
 pub fn forcing_line(position: &Position, color: Color, depth: u32) -> Option<Cell> {
+    forcing_line_within(position, color, depth, &mut Budget::new(&Limits::depth(0)))
+}
+
+/// [`forcing_line`] within `budget`; `None` (and the budget stopped) when it ran out.
+fn forcing_line_within(
+    position: &Position,
+    color: Color,
+    depth: u32,
+    budget: &mut Budget<'_>,
+) -> Option<Cell> {
     if position.status().is_over() || depth == 0 {
         return None;
     }
@@ -155,12 +209,13 @@ pub fn forcing_line(position: &Position, color: Color, depth: u32) -> Option<Cel
     let picks = threat_cells(position, color) | tactics.wins[me];
     let mut ordered: Vec<Cell> = CellSet::from_bits(picks).iter().collect();
     ordered.sort_by_key(|&c| std::cmp::Reverse(pick_order(position, color, c)));
-    ordered.into_iter().find(|&pick| {
+    let found = ordered.into_iter().find(|&pick| {
         CellSet::from_bits(replies).iter().all(|reply| {
             after_turn(position, color, pick, reply)
-                .is_some_and(|next| forced_win(&next, color, depth - 1))
+                .is_some_and(|next| forced_win(&next, color, depth - 1, budget))
         })
-    })
+    });
+    found.filter(|_| !budget.stopped)
 }
 
 /// Orders picks: the value of the position with only our turtle landed.
@@ -171,12 +226,12 @@ fn pick_order(position: &Position, color: Color, cell: Cell) -> i32 {
 }
 
 /// The alpha-beta search over serialised turns, for one colour.
-struct Search {
+struct Search<'b, 'a> {
     color: Color,
-    nodes: u64,
+    budget: &'b mut Budget<'a>,
 }
 
-impl Search {
+impl Search<'_, '_> {
     /// The value for the searching colour of `position` at the start of a turn,
     /// `depth` turns deep with `extension` forcing turns to spare, in (alpha, beta).
     fn value(
@@ -187,7 +242,9 @@ impl Search {
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.nodes += 1;
+        if self.budget.spend() {
+            return 0;
+        }
         let color = self.color;
         if position.status().is_over() {
             return evaluate(position, color);
@@ -276,45 +333,73 @@ impl Search {
 }
 
 /// The tactician's pick for `color`, or `None` when the game is over or no cell is
-/// empty. In order: when the opponent cannot win at once, the first pick of a forcing
-/// line ([`forcing_line`]) if it holds a lone winning cell, else a winning cell (the
-/// first in board order); the first pick of a forcing line; else the best pick of
-/// the serialised alpha-beta search (the first of equals in candidate order).
+/// empty, with no bound on its work: [`pick_within`] without limits.
 #[must_use]
 pub fn pick(position: &Position, color: Color) -> Option<Cell> {
+    pick_within(position, color, &Limits::depth(0))
+}
+
+/// The tactician's pick for `color` within `limits`, or `None` when the game is over
+/// or no cell is empty. In order: when the opponent cannot win at once, the first
+/// pick of a forcing line ([`forcing_line`]) if it holds a lone winning cell, else a
+/// winning cell (the first in board order); the first pick of a forcing line; else
+/// the best pick of the serialised alpha-beta search (the first of equals in
+/// candidate order). Each stage that the limits call off leaves the answer of the
+/// stage before: a winning cell, or the shallow search's pick, or the first candidate.
+#[must_use]
+pub fn pick_within(position: &Position, color: Color, limits: &Limits<'_>) -> Option<Cell> {
+    let mut budget = Budget::new(limits);
+    let answer = pick_in(position, color, &mut budget);
+    log::debug!(
+        "tactician: {} nodes{}",
+        budget.nodes,
+        if budget.stopped { ", stopped" } else { "" }
+    );
+    answer
+}
+
+/// [`pick_within`] counting its work in `budget`.
+fn pick_in(position: &Position, color: Color, budget: &mut Budget<'_>) -> Option<Cell> {
     if position.status().is_over() || position.empty_cells().is_empty() {
         return None;
     }
+    let limits = budget.limits;
     let tactics = Tactics::of(position);
     let (me, them) = (color.index(), color.opponent().index());
     if tactics.wins[me] != 0 && tactics.wins[them] == 0 {
         // A lone winning cell is blocked by a guess; a forcing line that makes a
         // double threat while the opponent blocks it is worth more.
         if tactics.wins[me].count_ones() == 1
-            && let Some(cell) = forcing_line(position, color, THREAT_DEPTH)
+            && let Some(cell) = forcing_line_within(position, color, THREAT_DEPTH, budget)
         {
             return Some(cell);
         }
         return CellSet::from_bits(tactics.wins[me]).iter().next();
     }
-    if let Some(cell) = forcing_line(position, color, THREAT_DEPTH) {
-        return Some(cell);
-    }
     let picks = candidates(position, &tactics, color, ROOT_WIDTH);
     let replies = candidates(position, &tactics, color.opponent(), ROOT_WIDTH);
-    let mut search = Search { color, nodes: 0 };
-    let (best, _) = search.best(
-        position,
-        &picks,
-        &replies,
-        [tactics.wins[me], tactics.wins[them]],
-        DEPTH - 1,
-        EXTENSION,
-        -INFINITE,
-        INFINITE,
-    );
-    log::debug!("tactician: {} nodes", search.nodes);
-    best.or_else(|| picks.first().copied())
+    let threats = [tactics.wins[me], tactics.wins[them]];
+    let search = |budget: &mut Budget<'_>, depth: i32, extension: u32| {
+        let mut search = Search { color, budget };
+        let (best, _) = search.best(
+            position, &picks, &replies, threats, depth, extension, -INFINITE, INFINITE,
+        );
+        best.filter(|_| !search.budget.stopped)
+    };
+    let mut answer = picks.first().copied();
+    if limits.deadline.is_some() || limits.nodes.is_some() {
+        // Under a clock, a shallow answer first, in case the deeper stages run out.
+        answer = search(budget, 0, 0).or(answer);
+    }
+    if !budget.stopped
+        && let Some(cell) = forcing_line_within(position, color, THREAT_DEPTH, budget)
+    {
+        return Some(cell);
+    }
+    if !budget.stopped {
+        answer = search(budget, DEPTH - 1, EXTENSION).or(answer);
+    }
+    answer
 }
 
 #[cfg(test)]
@@ -387,6 +472,63 @@ mod tests {
         assert_eq!(pick(&bare, Color::Black), Some(cell("e1")));
         // White, to pick in the first position, blocks e1.
         assert_eq!(pick(&p, Color::White), Some(cell("e1")));
+    }
+
+    /// A middle-game position from play: the greedy player on both sides.
+    fn middle_game(seed: u64) -> Position {
+        let mut rng = crate::rng::Rng::new(seed);
+        let mut p = Position::new();
+        for _ in 0..12 {
+            let black = crate::ai::shell::greedy::pick(&p, Color::Black, &mut rng);
+            let white = crate::ai::shell::greedy::pick(&p, Color::White, &mut rng);
+            let (Some(black), Some(white)) = (black, white) else {
+                break;
+            };
+            let mut next = p;
+            if next.resolve_turn_quiet(black, white).is_err() || next.status().is_over() {
+                break;
+            }
+            p = next;
+        }
+        p
+    }
+
+    #[test]
+    fn a_node_budget_calls_the_search_off_and_still_answers() {
+        let tiny = Limits {
+            nodes: Some(1),
+            ..Limits::depth(0)
+        };
+        let free = Limits::depth(0);
+        for seed in 1..=6 {
+            let p = middle_game(seed);
+            assert!(!p.status().is_over());
+            let mut unbounded = Budget::new(&free);
+            let full = pick_in(&p, Color::Black, &mut unbounded);
+            assert!(!unbounded.stopped);
+            let mut cut = Budget::new(&tiny);
+            let quick = pick_in(&p, Color::Black, &mut cut);
+            assert!(
+                quick.is_some_and(|c| p.is_empty(c)),
+                "seed {seed}: {quick:?}"
+            );
+            // Called off at the first look at the limits; the stages after it return
+            // at once, so the work is a small part of the full search's.
+            assert!(cut.stopped, "seed {seed}");
+            assert!(
+                cut.nodes * 2 < unbounded.nodes,
+                "seed {seed}: {} of {} nodes",
+                cut.nodes,
+                unbounded.nodes
+            );
+            // A budget the full search fits in gives its answer.
+            let roomy = Limits {
+                nodes: Some(unbounded.nodes * 2 + 100),
+                ..Limits::depth(0)
+            };
+            assert_eq!(pick_within(&p, Color::Black, &roomy), full, "seed {seed}");
+            assert_eq!(pick(&p, Color::Black), full);
+        }
     }
 
     #[test]

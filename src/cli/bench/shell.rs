@@ -78,6 +78,13 @@ pub struct ShellArgs {
     /// Threat games in the search player's tree (shell; off by default).
     #[arg(long)]
     threat_games: bool,
+    /// Regret each node starts its threat cells with (shell; the player's default
+    /// when not given, 0 for none).
+    #[arg(long)]
+    threat_prior: Option<f64>,
+    /// γ, the search's share of uniform exploration (shell; 0: the default).
+    #[arg(long, default_value_t = 0.0)]
+    exploration: f64,
     /// Uniformly random turns (both picks random near the centre) opening each pair
     /// of games against a baseline; both games of a pair share them (shell).
     #[arg(long, default_value_t = 0)]
@@ -219,6 +226,12 @@ fn settings(args: &ShellArgs) -> Result<Settings> {
         builder_cells: args.builder_cells,
         strict_blocks: args.strict_blocks,
         sharpen: or_default(args.sharpen as usize, defaults.sharpen as usize) as u32,
+        threat_prior: args.threat_prior.unwrap_or(defaults.threat_prior),
+        exploration: if args.exploration > 0.0 {
+            args.exploration
+        } else {
+            defaults.exploration
+        },
         ..defaults
     })
 }
@@ -537,7 +550,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
     println!(
         "command: tabula bench shell --games {} --movetime {} --iterations {} --selection {} \
          --threads {} --playouts {} --endgame-empty {} --root-width {} --width {} \
-         --opening-turns {} --seed {}",
+         --threat-prior {} --opening-turns {} --seed {}",
         args.games,
         args.movetime,
         args.iterations,
@@ -547,6 +560,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
         args.endgame_empty,
         settings.root_width,
         settings.width,
+        settings.threat_prior,
         args.opening_turns,
         args.seed
     );

@@ -61,8 +61,10 @@ pub fn choose(
         return Err("the game is over".into());
     }
     match think.options.player {
-        Player::Baseline(baseline) => ai::baseline::shell(position, color, baseline, think.rng)
-            .ok_or_else(|| "no empty cell".into()),
+        Player::Baseline(baseline) => {
+            { ai::baseline::shell(position, color, baseline, think.rng, &think.limits) }
+                .ok_or_else(|| "no empty cell".into())
+        }
         Player::Search => Ok(search(position, color, think, memory)?.cell),
     }
 }
