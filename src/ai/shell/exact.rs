@@ -202,6 +202,9 @@ pub struct Exact {
     pub bounds: bool,
     /// Turns beyond the root's empty cells before a line is cut as a draw.
     pub extra: u32,
+    /// Per turns left, the answer that last refuted a first pick (a cell index,
+    /// `u8::MAX` for none), tried first by the second mover.
+    killers: [u8; 256],
 }
 
 impl Default for Exact {
@@ -364,15 +367,21 @@ fn stable(position: &Position) -> (u128, u128) {
 /// of the opponent's stable turtles ([`stable`]) in which it can get a turtle onto
 /// every cell that holds neither its turtle nor an egg within the turns left: such a
 /// cell gets its turtle only by the colour picking it (placing there, or colliding
-/// there and hatching the egg later), and a colour picks one cell a turn. A colour
-/// that cannot win leaves the other at least a draw.
+/// there and hatching the egg later), and a colour picks one cell a turn, an empty
+/// one: when every such cell holds an enemy turtle, none can be picked before a
+/// capture has emptied it, so the first turn is lost to them. A colour that cannot
+/// win leaves the other at least a draw.
 fn reach(position: &Position, turns: u32) -> (i8, i8) {
     let (black, white) = stable(position);
     let eggs = position.eggs;
+    let empty = BOARD & !position.occupied();
     let can_win = |own: u128, blockers: u128| {
-        WINDOWS
-            .iter()
-            .any(|&w| w & blockers == 0 && (w & !(own | eggs)).count_ones() <= turns)
+        WINDOWS.iter().any(|&w| {
+            let needed = w & !(own | eggs);
+            // With no needed cell empty, the first turn's pick cannot fill one.
+            let late = u32::from(needed != 0 && needed & empty == 0);
+            w & blockers == 0 && needed.count_ones() + late <= turns
+        })
     };
     let lo = if can_win(position.white, black) {
         -1
@@ -398,6 +407,7 @@ impl Exact {
             symmetric: true,
             bounds: true,
             extra: EXTRA_DEPTH,
+            killers: [u8::MAX; 256],
         }
     }
 
@@ -457,12 +467,25 @@ impl Exact {
             lo = lo.max(entry.lo);
             hi = hi.min(entry.hi);
             hint = Cell::from_index(usize::from(entry.best));
-            if lo == hi || lo >= beta {
-                return (lo, hint);
+        }
+        // The other order bounds this one: black committing first is worth at most
+        // what white committing first is, at every node.
+        let other = Key {
+            first: first.opponent().index() as u8,
+            ..key
+        };
+        if let Some(entry) = self.serial.get(&other) {
+            if first == Color::White {
+                lo = lo.max(entry.lo);
+            } else {
+                hi = hi.min(entry.hi);
             }
-            if hi <= alpha {
-                return (hi, hint);
-            }
+        }
+        if lo == hi || lo >= beta {
+            return (lo, hint);
+        }
+        if hi <= alpha {
+            return (hi, hint);
         }
         alpha = alpha.max(lo);
         beta = beta.min(hi);
@@ -470,7 +493,8 @@ impl Exact {
         self.spend();
         let second = first.opponent();
         let outer = Picks::ordered(position, first, hint);
-        let inner = Picks::ordered(position, second, None);
+        let killer = Cell::from_index(usize::from(self.killers[turns.min(255) as usize]));
+        let inner = Picks::ordered(position, second, killer);
         // Black maximises: in black's view the first mover's best is the max over its
         // picks of the min over the answers; white's the min of the max.
         let maximise = first == Color::Black;
@@ -488,16 +512,16 @@ impl Exact {
                     (alpha.max(answer), beta)
                 };
                 let (v, _) = self.serial(&next, turns - 1, first, window_lo, window_hi);
-                if maximise {
+                let refuted = if maximise {
                     answer = answer.min(v);
-                    if answer <= alpha {
-                        break;
-                    }
+                    answer <= alpha
                 } else {
                     answer = answer.max(v);
-                    if answer >= beta {
-                        break;
-                    }
+                    answer >= beta
+                };
+                if refuted {
+                    self.killers[turns.min(255) as usize] = j.index() as u8;
+                    break;
                 }
             }
             let improves = if maximise {
@@ -1109,44 +1133,91 @@ mod tests {
         );
     }
 
-    /// How far the solver reaches (run by hand: `SURVEY=min,max,count,budget cargo
-    /// test --lib exact::tests::survey -- --ignored --nocapture`): the solver's counts
-    /// and seconds on sampled endgames.
+    /// Sampling game `seed` as the tactician plays it on both sides after three random
+    /// picks each, at the first turn with at most `max_empty` empty cells, if it gets
+    /// there ongoing with at least `min_empty`: real games, as far as they go.
+    fn tactician_position(seed: u64, min_empty: u32, max_empty: u32) -> Option<Position> {
+        use crate::ai::shell::tactician;
+        let mut rng = Rng::new(seed);
+        let mut position = Position::new();
+        for turn in 0..2 * playout::MAX_TURNS {
+            if position.status().is_over() {
+                return None;
+            }
+            let empty: Vec<Cell> = position.empty_cells().iter().collect();
+            if empty.len() as u32 <= max_empty {
+                return (empty.len() as u32 >= min_empty).then_some(position);
+            }
+            let (black, white) = if turn < 3 {
+                (*rng.choose(&empty)?, *rng.choose(&empty)?)
+            } else {
+                (
+                    tactician::pick(&position, Color::Black)?,
+                    tactician::pick(&position, Color::White)?,
+                )
+            };
+            position.resolve_turn_quiet(black, white).ok()?;
+        }
+        None
+    }
+
+    /// How far the solver reaches (run by hand: `SURVEY=sampler,empties,count,budget,
+    /// extra cargo test --lib exact::tests::survey -- --ignored --nocapture`, the
+    /// sampler `d` for [`played_position`] or `t` for [`tactician_position`], the empty
+    /// counts separated by `/`, `SURVEY_BOUNDS` to stop at the serialized bounds):
+    /// for each empty count, how many of the first `count` sampled roots with exactly
+    /// that many empty cells solve within `budget` nodes, and the nodes each took.
     #[test]
     #[ignore = "a measurement, run by hand"]
     fn survey() {
-        let spec = std::env::var("SURVEY").unwrap_or_else(|_| "5,5,4,3000000".into());
-        let v: Vec<u64> = spec.split(',').filter_map(|x| x.parse().ok()).collect();
-        let (min, max, count, budget) = (v[0] as u32, v[1] as u32, v[2] as usize, v[3]);
-        let mut solved = 0;
-        let mut tried = 0;
-        for seed in 0..400 {
-            if tried >= count {
-                break;
+        let spec = std::env::var("SURVEY").unwrap_or_else(|_| "d,4/5,4,1000000,4".into());
+        let f: Vec<&str> = spec.split(',').collect();
+        assert_eq!(f.len(), 5, "SURVEY=sampler,empties,count,budget,extra");
+        let tactician = f[0] == "t";
+        let empties: Vec<u32> = f[1].split('/').filter_map(|x| x.parse().ok()).collect();
+        let (count, budget, extra): (usize, u64, u32) = (
+            f[2].parse().expect("a count"),
+            f[3].parse().expect("a budget"),
+            f[4].parse().expect("turns past the empty cells"),
+        );
+        let bounds_only = std::env::var("SURVEY_BOUNDS").is_ok();
+        for empty in empties {
+            let (mut tried, mut solved, mut nodes) = (0, 0, 0u64);
+            let mut line = String::new();
+            for seed in 0..400 {
+                if tried >= count {
+                    break;
+                }
+                let sampled = if tactician {
+                    tactician_position(seed, empty, empty)
+                } else {
+                    played_position(seed, empty, empty)
+                };
+                let Some(p) = sampled else { continue };
+                tried += 1;
+                let mut solver = Exact {
+                    extra,
+                    ..Exact::new(budget)
+                };
+                let value = if bounds_only {
+                    solver
+                        .serialized_bounds(&p)
+                        .map(|(lo, hi)| format!("{lo}..{hi}"))
+                } else {
+                    solver.root(&p).map(|r| format!("{:+.3}", r.solution.value))
+                };
+                let n = solver.stats.nodes();
+                match value {
+                    Some(v) => {
+                        solved += 1;
+                        nodes += n;
+                        line += &format!(" seed {seed}: {n} ({v});");
+                    }
+                    None => line += &format!(" seed {seed}: out;"),
+                }
             }
-            let Some(p) = played_position(seed, min, max) else {
-                continue;
-            };
-            tried += 1;
-            if std::env::var("SURVEY_SHOW").is_ok() {
-                println!("{}", p.picture());
-            }
-            let mut solver = Exact::new(budget);
-            let started = std::time::Instant::now();
-            let bounds = solver.serialized_bounds(&p);
-            let t1 = started.elapsed().as_secs_f64();
-            let root = bounds.and_then(|_| solver.root(&p));
-            solved += usize::from(root.is_some());
-            println!(
-                "seed {seed} empty {} bounds {bounds:?} ({t1:.2} s) value {:?} {:.2} s {:?}",
-                p.empty_cells().len(),
-                root.map(|r| r.solution.value),
-                started.elapsed().as_secs_f64(),
-                solver.stats
-            );
+            println!("empty {empty}: {solved} of {tried} within {budget}, {nodes} nodes;{line}");
         }
-        println!("{solved} of {tried} solved");
-        assert!(tried > 0);
     }
 
     fn mask(names: &[&str]) -> u128 {
@@ -1192,6 +1263,16 @@ mod tests {
         assert_eq!(reach(&r, 1), (0, 0));
         r.lay_egg(Cell::parse("d5").expect("a cell"));
         assert_eq!(reach(&r, 1), (0, 1));
+        // Black a5-d5 up to white e5, which black could capture (e5 e6 between the
+        // empty e4 and e7): black must first capture it, then place there, two turns
+        // at least, and the column d3-d7 needs two picks.
+        let mut s = Position::new();
+        s.black = mask(&["a5", "b5", "c5", "d5", "d6", "d7"]);
+        s.white = mask(&["e5", "e6"]);
+        assert_eq!(exposed(s.white, s.black) & mask(&["e5"]), mask(&["e5"]));
+        // The row a5-e5 needs e5, held by white; other windows need two cells or more.
+        assert_eq!(reach(&s, 1), (0, 0));
+        assert_eq!(reach(&s, 2), (0, 1));
     }
 
     #[test]
