@@ -5,15 +5,21 @@
 //! the base hunter plays on from it, over fleets drawn from the belief; its
 //! simulated hunter runs the Markov chain at every shot, so a rollout costs about
 //! 6 ms and a shot within 20 ms can afford three. Here the simulated hunter works
-//! on bit sets alone ([`Sea`]): each afloat ship is laid, on its own, in every
-//! placement the known water and hits allow (while a ship is wounded, only
-//! placements covering the wound), and a cell's worth is the expected number of
-//! ships on it, `Σ_len afloat(len) · placements(len, cell) / placements(len)`, a boat
-//! counting [`HIT_VALUE`] times a longer ship as in the hunter. It fires at the open
-//! cell of highest worth (lowest index among equals, no generator), about 600 mask
-//! tests a shot. The rollout ends, as the rollout hunter's does, once only unwounded
-//! boats are afloat, with the exact expected misses of their greedy search
-//! ([`LastBoats`]); if more than [`EXACT_BOATS_OPEN`] cells are then open (the exact
+//! on bit sets alone ([`Sea`]): each afloat ship may lie in every placement the
+//! known water and hits allow (while a ship is wounded, only placements covering the
+//! wound count towards the shot), each placement weighted by its [`Model`]: with
+//! [`Model::Room`] by the room it leaves the other afloat ships, the
+//! product of their placements that neither overlap nor touch it, to the power
+//! [`ROOM_POWER`] (each placement's clashes are bit sets over the placements of
+//! each length); with [`Model::Alone`] (the default: its rollouts measured no
+//! worse, docs/battleship-hunter.md) all alike. A cell's worth is the expected
+//! number of ships on it, `Σ_len afloat(len) · weight(len, cell) / weight(len)`, a
+//! boat counting [`HIT_VALUE`] times a longer ship as in the hunter. It fires at the
+//! open cell of highest worth (lowest index among equals, no generator), a few
+//! microseconds a shot; the rollout loop has a copy compiled for x86-64-v3
+//! (`popcnt`, `tzcnt`), chosen at run time. The rollout ends, as the rollout
+//! hunter's does, once only unwounded boats are afloat, with the exact expected
+//! misses of their greedy search ([`LastBoats`]); if more than [`EXACT_BOATS_OPEN`] cells are then open (the exact
 //! count grows fast with them), the simulated hunter first fires at the last boats
 //! itself ([`boat_shot`]) until few enough are.
 //!
@@ -44,7 +50,8 @@ pub struct Settings {
     /// Standard errors of the paired difference by which another candidate must beat
     /// the base hunter's shot.
     pub margin: f64,
-    /// How the simulated hunter weighs the placements of a ship.
+    /// How the simulated hunter weighs the placements of a ship (`Alone` by default:
+    /// `Room` plays better games on its own, but its rollouts measured no better).
     pub model: Model,
 }
 
@@ -54,7 +61,7 @@ impl Default for Settings {
             candidates: 4,
             fleets: 60,
             margin: 1.0,
-            model: Model::Room,
+            model: Model::Alone,
         }
     }
 }

@@ -75,8 +75,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1.0)]
     quick_margin: f64,
     /// Battleship quick rollout hunter: how its simulated hunter weighs placements
-    /// (`room`: by the room left to the other ships; `alone`: each ship on its own).
-    #[arg(long, default_value = "room", value_parser = parse_quick_model)]
+    /// (`alone`: each ship on its own; `room`: by the room left to the other ships).
+    #[arg(long, default_value = "alone", value_parser = parse_quick_model)]
     quick_model: tabula::ai::battleship::quick::Model,
     /// Battleship and shell: the seed of every random choice.
     #[arg(long, default_value_t = 1)]
