@@ -48,11 +48,13 @@ pub enum Hunter {
     Learned(learned::Settings),
     /// The quick rollout hunter ([`quick::hunt`]) with its settings.
     Quick(quick::Settings),
+    /// The quick hunter's simulated hunter on its own ([`quick::simulated_hunt`]).
+    Simulated(quick::Model),
 }
 
 impl Hunter {
-    /// The hunter named `name` (`default`, `rollout`, `learned` or `quick`), each with
-    /// its settings.
+    /// The hunter named `name` (`default`, `rollout`, `learned`, `quick` or
+    /// `simulated`, the quick hunter's simulated hunter), each with its settings.
     ///
     /// # Errors
     /// An unknown name.
@@ -67,7 +69,10 @@ impl Hunter {
             "rollout" => Ok(Hunter::Rollout(settings)),
             "learned" => Ok(Hunter::Learned(learned)),
             "quick" => Ok(Hunter::Quick(quick)),
-            other => bail!("unknown hunter {other:?} (hunters: default, rollout, learned, quick)"),
+            "simulated" => Ok(Hunter::Simulated(quick.model)),
+            other => bail!(
+                "unknown hunter {other:?} (hunters: default, rollout, learned, quick, simulated)"
+            ),
         }
     }
 
@@ -82,9 +87,13 @@ impl Hunter {
                 format!("learned (candidates {}, margin {})", s.candidates, s.margin)
             }
             Hunter::Quick(s) => format!(
-                "quick (candidates {}, fleets {}, margin {})",
-                s.candidates, s.fleets, s.margin
+                "quick (candidates {}, fleets {}, margin {}, model {})",
+                s.candidates,
+                s.fleets,
+                s.margin,
+                s.model.name()
             ),
+            Hunter::Simulated(model) => format!("simulated (model {})", model.name()),
         }
     }
 
@@ -103,6 +112,7 @@ impl Hunter {
                 learned::hunt(view, rng, limits, learned::Value::builtin(), settings, tilt)
             }
             (Hunter::Quick(settings), _) => quick::hunt(view, rng, limits, settings),
+            (Hunter::Simulated(model), _) => quick::simulated_hunt(view, *model),
         }
     }
 }

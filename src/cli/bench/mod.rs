@@ -30,8 +30,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1000)]
     fleets: usize,
     /// Battleship: the hunters to play on the same fleets, comma-separated
-    /// (`default`, `rollout`, `learned`); each after the first is compared with the
-    /// first.
+    /// (`default`, `rollout`, `learned`, `quick`, `simulated`); each after the first
+    /// is compared with the first.
     #[arg(long, default_value = "default")]
     hunters: String,
     /// Battleship: each shot's time limit in milliseconds (0: none).
@@ -74,6 +74,10 @@ pub struct BenchArgs {
     /// the hunter's own shot.
     #[arg(long, default_value_t = 1.0)]
     quick_margin: f64,
+    /// Battleship quick rollout hunter: how its simulated hunter weighs placements
+    /// (`alone`: each ship on its own; `room`: by the room left to the other ships).
+    #[arg(long, default_value = "alone", value_parser = parse_quick_model)]
+    quick_model: tabula::ai::battleship::quick::Model,
     /// Battleship and shell: the seed of every random choice.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -187,6 +191,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                         candidates: args.quick_candidates,
                         fleets: args.quick_fleets,
                         margin: args.quick_margin,
+                        model: args.quick_model,
                     };
                     battleship::Hunter::named(name.trim(), rollout, learned, quick)
                 })
@@ -210,4 +215,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         What::Clock => clock::run(&args.clock),
         What::Serve => serve::run(&args.serve, args.seed),
     }
+}
+
+/// The quick hunter's simulated-hunter model named `name`.
+fn parse_quick_model(name: &str) -> Result<tabula::ai::battleship::quick::Model, String> {
+    tabula::ai::battleship::quick::Model::from_name(name)
+        .ok_or_else(|| format!("unknown model {name:?} (models: alone, room)"))
 }
