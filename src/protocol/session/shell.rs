@@ -62,7 +62,7 @@ pub fn choose(
     }
     match think.options.player {
         Player::Baseline(baseline) => {
-            { ai::baseline::shell(position, color, baseline, think.rng, &think.limits) }
+            ai::baseline::shell(position, color, baseline, think.rng, &think.limits)
                 .ok_or_else(|| "no empty cell".into())
         }
         Player::Search => Ok(search(position, color, think, memory)?.cell),
