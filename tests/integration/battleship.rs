@@ -379,7 +379,9 @@ fn the_bench_plays_the_learned_hunter_and_the_placement_styles() {
     {
         assert!(line.trim_start().starts_with(name), "{line}");
         assert!(
-            line.contains("adaptive") && line.contains("posterior at the end"),
+            line.contains("mixture prior")
+                && line.contains("adaptive (in-game)")
+                && line.contains("mixture weights at the end"),
             "{line}"
         );
     }

@@ -1,8 +1,9 @@
 //! The adaptive placement prior: opponents do not place fleets uniformly, and at one
-//! table the same opponent places game after game. After each game its whole fleet
-//! is known; a [`Posterior`] over a few placement [`Style`]s (each a sampler of legal
-//! fleets) is updated with it, and the hunter's belief is tilted towards the
-//! mixture's placements ([`Tilt`]).
+//! table the same opponent places game after game, perhaps drawing a style afresh
+//! for every fleet. After each game its whole fleet is known; a [`Posterior`] over
+//! the weights of a mixture of a few placement [`Style`]s (each a sampler of legal
+//! fleets) is updated with it. In the next game the hunter's belief is tilted
+//! towards the styles ([`Tilt`]), their chances updated by the game's shots.
 //!
 //! - **Tables** ([`StyleTables`], built in from `hunter.weights`, written by `tabula
 //!   train battleship`): per style, sampled fleets give the share of each ship
@@ -11,20 +12,27 @@
 //!   buckets of [`BUCKET`] cells, which tells compact fleets from spread ones).
 //! - **Likelihood** of a fleet under a style: per ship, the mean log share of its
 //!   cells for its length, plus the log share of its footprint's bucket. A
-//!   pseudo-likelihood (the cells of one fleet are not independent), so the
-//!   posterior is kept off 0 and 1 by mixing in a little of the uniform split after
-//!   each update ([`FLOOR`]), so it can move back when the opponent changes style.
+//!   pseudo-likelihood (the cells of one fleet are not independent).
+//! - **Mixture weights** ([`Posterior`]): a Dirichlet prior over the styles'
+//!   weights, each fleet drawn from one style picked by them; the posterior is fitted
+//!   by mean-field variational Bayes over the fleets seen, each weighing [`DECAY`]
+//!   times the next one's, so it can follow an opponent that changes.
+//! - **In the game** ([`Tilt::game_posterior`]): the chance of each style having
+//!   placed this fleet starts at the expected weights and takes Bayes' rule with a
+//!   pseudo-likelihood of the view: per sunk ship the mean log share of its cells,
+//!   per miss the log chance of water there, per wounded ship the mean log chance of
+//!   a ship cell on its hits.
 //! - **Tilt**: the hunter's belief (uniform prior, exact or sampled) per ship length
-//!   and cell is multiplied by the mixture's share over the uniform style's share,
-//!   then rescaled so each length keeps its expected number of open cells. This
-//!   weighs the posterior fleets by the mixture's marginals rather than drawing them
-//!   from the mixture itself: it moves the hunter to the border against a
+//!   and cell is multiplied by the game's style mixture's share over the uniform
+//!   style's share, then rescaled so each length keeps its expected number of open
+//!   cells. This weighs the posterior fleets by the mixture's marginals rather than
+//!   drawing them from the mixture itself: it moves the hunter to the border against a
 //!   border-hugging opponent, but does not model how ships cluster beyond their
 //!   footprint's cells.
 
 use std::sync::OnceLock;
 
-use crate::games::battleship::{Cell, Fleet, View};
+use crate::games::battleship::{Cell, Fleet, ShotResult, View};
 use crate::rng::Rng;
 
 use super::hunter::{Belief, HIT_VALUE};
@@ -86,9 +94,6 @@ impl Style {
 pub const BUCKET: usize = 4;
 /// Footprint buckets (footprints of 0 to 100 cells).
 pub const BUCKETS: usize = 100 / BUCKET + 1;
-
-/// The posterior's share given back to the uniform split after each update.
-pub const FLOOR: f64 = 0.03;
 
 /// The styles' tables (module documentation): per style, per length (index
 /// `len - 1`) the share of that length's cells on each cell (summing to 1), and the
@@ -266,11 +271,31 @@ fn numbers(words: &[&str]) -> Option<Vec<f64>> {
     words.iter().map(|w| w.parse().ok()).collect()
 }
 
-/// Belief over the styles of the fleets placed at one table.
+/// Each earlier game's weight in the mixture's posterior is this times the next
+/// one's: the posterior forgets, so it can follow an opponent that changes.
+pub const DECAY: f64 = 0.97;
+/// The Dirichlet prior's pseudo-count per style.
+pub const PRIOR: f64 = 1.0;
+/// The games the posterior keeps (older ones weigh under `DECAY^MEMORY`).
+pub const MEMORY: usize = 200;
+/// Ship cells per length (index `len - 1`): four boats, three destroyers, two
+/// cruisers, one battleship (B2).
+const SHIP_CELLS: [f64; 4] = [4.0, 6.0, 6.0, 4.0];
+
+/// Belief over the mixture of styles an opponent places its fleets by at one table:
+/// the mixture weights `w` (a share per style) have a Dirichlet prior ([`PRIOR`]
+/// each), and each fleet it placed was drawn from one style, picked with `w`. The
+/// posterior `p(w | fleets)` is fitted by mean-field variational Bayes: `q(w)` a
+/// Dirichlet (`alpha`), each fleet's style a categorical (its responsibilities),
+/// each fleet weighing [`DECAY`] times the next one's.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Posterior {
-    /// Per style (in [`Style::ALL`] order), its probability.
-    pub p: [f64; STYLES],
+    /// The Dirichlet parameters of the weights' posterior, in [`Style::ALL`] order.
+    pub alpha: [f64; STYLES],
+    /// Each earlier game's weight relative to the next one's.
+    pub decay: f64,
+    /// Per game kept (oldest first), its fleet's log pseudo-likelihood per style.
+    games: Vec<[f64; STYLES]>,
 }
 
 impl Default for Posterior {
@@ -279,75 +304,255 @@ impl Default for Posterior {
     }
 }
 
+/// The digamma function, for `x > 0` (recurrence to `x >= 6`, then the asymptotic
+/// series).
+fn digamma(mut x: f64) -> f64 {
+    let mut r = 0.0;
+    while x < 6.0 {
+        r -= 1.0 / x;
+        x += 1.0;
+    }
+    let f = 1.0 / (x * x);
+    r + x.ln()
+        - 0.5 / x
+        - f * (1.0 / 12.0 - f * (1.0 / 120.0 - f * (1.0 / 252.0 - f * (1.0 / 240.0 - f / 132.0))))
+}
+
+/// `weights` (logs, up to a constant) normalised to probabilities.
+fn normalised(logs: [f64; STYLES]) -> [f64; STYLES] {
+    let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if !top.is_finite() {
+        return [1.0 / STYLES as f64; STYLES];
+    }
+    let w = logs.map(|l| (l - top).exp());
+    let total: f64 = w.iter().sum();
+    w.map(|x| x / total)
+}
+
 impl Posterior {
-    /// The even split.
+    /// No game seen: the prior, even weights.
     #[must_use]
     pub fn new() -> Posterior {
+        Posterior::with_decay(DECAY)
+    }
+
+    /// No game seen, each earlier game weighing `decay` times the next (1: no
+    /// forgetting).
+    #[must_use]
+    pub fn with_decay(decay: f64) -> Posterior {
         Posterior {
-            p: [1.0 / STYLES as f64; STYLES],
+            alpha: [PRIOR; STYLES],
+            decay: decay.clamp(0.0, 1.0),
+            games: Vec::new(),
         }
     }
 
-    /// The probability of `style`.
+    /// The expected mixture weights.
+    #[must_use]
+    pub fn weights(&self) -> [f64; STYLES] {
+        let total: f64 = self.alpha.iter().sum();
+        self.alpha.map(|a| a / total)
+    }
+
+    /// The expected weight of `style`.
     #[must_use]
     pub fn of(&self, style: Style) -> f64 {
-        self.p.get(style.index()).copied().unwrap_or(0.0)
+        self.weights().get(style.index()).copied().unwrap_or(0.0)
     }
 
-    /// Bayes' rule with the fleet the opponent placed, then the [`FLOOR`].
-    pub fn update(&mut self, fleet: &Fleet, tables: &StyleTables) {
-        let logs: Vec<f64> = Style::ALL
-            .into_iter()
-            .zip(self.p)
-            .map(|(style, p)| p.max(1e-300).ln() + tables.log_likelihood(style, fleet))
-            .collect();
-        let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let weights: Vec<f64> = logs.iter().map(|l| (l - top).exp()).collect();
-        let total: f64 = weights.iter().sum();
-        for (p, w) in self.p.iter_mut().zip(&weights) {
-            *p = (1.0 - FLOOR) * w / total + FLOOR / STYLES as f64;
-        }
-    }
-
-    /// The tilt of the hunter's belief towards the mixture (module documentation).
+    /// The games the posterior has kept.
     #[must_use]
-    pub fn tilt(&self, tables: &StyleTables) -> Tilt {
-        let mut ratio = [[1.0; 100]; 4];
-        let uniform = tables.cells.first();
-        for (l, row) in ratio.iter_mut().enumerate() {
-            for (i, r) in row.iter_mut().enumerate() {
-                let base = uniform
-                    .and_then(|u| u.get(l))
-                    .and_then(|u| u.get(i))
-                    .copied()
-                    .unwrap_or(0.01);
-                let mix: f64 = self
-                    .p
-                    .iter()
-                    .zip(&tables.cells)
-                    .map(|(p, maps)| p * maps.get(l).and_then(|m| m.get(i)).copied().unwrap_or(0.0))
-                    .sum();
-                *r = mix / base.max(1e-12);
+    pub fn games(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Learns the fleet the opponent placed in the game that ended.
+    pub fn update(&mut self, fleet: &Fleet, tables: &StyleTables) {
+        let logs = Style::ALL.map(|style| tables.log_likelihood(style, fleet));
+        self.games.push(logs);
+        if self.games.len() > MEMORY {
+            let extra = self.games.len() - MEMORY;
+            self.games.drain(..extra);
+        }
+        self.fit();
+    }
+
+    /// Variational Bayes to a fixed point: responsibilities from `E[ln w]` under the
+    /// current Dirichlet, then the Dirichlet from the prior plus the weighted
+    /// responsibilities.
+    fn fit(&mut self) {
+        let n = self.games.len();
+        for _ in 0..200 {
+            let total = digamma(self.alpha.iter().sum());
+            let elog = self.alpha.map(|a| digamma(a) - total);
+            let mut next = [PRIOR; STYLES];
+            let mut weight = 1.0;
+            for g in (0..n).rev() {
+                let Some(logs) = self.games.get(g) else {
+                    continue;
+                };
+                let mut joint = [0.0; STYLES];
+                for ((j, e), l) in joint.iter_mut().zip(elog).zip(logs) {
+                    *j = e + l;
+                }
+                for (a, r) in next.iter_mut().zip(normalised(joint)) {
+                    *a += weight * r;
+                }
+                weight *= self.decay;
+            }
+            let change = next
+                .iter()
+                .zip(&self.alpha)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
+            self.alpha = next;
+            if change < 1e-9 {
+                break;
             }
         }
-        Tilt { ratio }
+    }
+
+    /// The tilt of the hunter's belief for the next game (module documentation): its
+    /// prior over the style that placed it is the expected weights, updated within
+    /// the game by what the hunter sees.
+    #[must_use]
+    pub fn tilt(&self, tables: &StyleTables) -> Tilt {
+        Tilt::new(self.weights(), tables)
     }
 }
 
-/// Per ship length and cell, the factor by which the adaptive prior weighs the
-/// uniform prior's belief.
+/// The adaptive prior of one game: a prior over the style that placed the fleet
+/// hunted, the styles' tables it needs to update that prior with the view, and per
+/// style the factor by which its cell shares weigh the uniform prior's belief.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tilt {
-    pub ratio: [[f64; 100]; 4],
+    /// The game's prior over the styles (the mixture's expected weights).
+    pub prior: [f64; STYLES],
+    /// Whether the styles' probabilities are updated with the game's shots; without,
+    /// the prior weighs the styles all game.
+    pub in_game: bool,
+    /// Per style, length and cell: the style's share over the uniform style's.
+    ratio: Vec<[[f64; 100]; 4]>,
+    /// Per style, length and cell: the log share.
+    log_share: Vec<[[f64; 100]; 4]>,
+    /// Per style and cell: the log chance of a ship cell there, and of water.
+    log_ship: Vec<[f64; 100]>,
+    log_water: Vec<[f64; 100]>,
 }
 
 impl Tilt {
-    /// Tilts `belief` (of `view`): each length's probabilities times the ratio,
-    /// rescaled to the same sum over the open cells; then the cell probabilities
-    /// (capped at 1) and worths again.
+    /// The tilt with prior `prior` over the styles.
+    #[must_use]
+    pub fn new(prior: [f64; STYLES], tables: &StyleTables) -> Tilt {
+        let uniform = tables.cells.first();
+        let mut ratio = Vec::with_capacity(STYLES);
+        let mut log_share = Vec::with_capacity(STYLES);
+        let mut log_ship = Vec::with_capacity(STYLES);
+        let mut log_water = Vec::with_capacity(STYLES);
+        for maps in &tables.cells {
+            let mut r = [[1.0; 100]; 4];
+            let mut l = [[0.0; 100]; 4];
+            let mut occupied = [0.0; 100];
+            for (len, ((rr, ll), shares)) in r.iter_mut().zip(l.iter_mut()).zip(maps).enumerate() {
+                let cells = SHIP_CELLS.get(len).copied().unwrap_or(0.0);
+                for (i, ((x, y), &share)) in
+                    rr.iter_mut().zip(ll.iter_mut()).zip(shares).enumerate()
+                {
+                    let base = uniform
+                        .and_then(|u| u.get(len))
+                        .and_then(|u| u.get(i))
+                        .copied()
+                        .unwrap_or(0.01);
+                    *x = share / base.max(1e-12);
+                    *y = share.max(1e-12).ln();
+                    if let Some(o) = occupied.get_mut(i) {
+                        *o += cells * share;
+                    }
+                }
+            }
+            ratio.push(r);
+            log_share.push(l);
+            log_ship.push(occupied.map(|o: f64| o.clamp(1e-6, 0.95).ln()));
+            log_water.push(occupied.map(|o: f64| (1.0 - o.clamp(1e-6, 0.95)).ln()));
+        }
+        Tilt {
+            prior,
+            in_game: true,
+            ratio,
+            log_share,
+            log_ship,
+            log_water,
+        }
+    }
+
+    /// The same tilt without the in-game update: the prior weighs the styles all game.
+    #[must_use]
+    pub fn fixed(&self) -> Tilt {
+        Tilt {
+            in_game: false,
+            ..self.clone()
+        }
+    }
+
+    /// The probability of each style having placed the fleet seen in `view`: the
+    /// prior times a pseudo-likelihood of the view, per sunk ship the mean log share
+    /// of its cells for its length, per miss the log chance of water there, per
+    /// wounded ship the mean log chance of a ship cell on its hits.
+    #[must_use]
+    pub fn game_posterior(&self, view: &View) -> [f64; STYLES] {
+        if !self.in_game {
+            return self.prior;
+        }
+        let mut logs = self.prior.map(|p| p.max(1e-300).ln());
+        let wounded = view.wounded();
+        let misses: Vec<usize> = view
+            .shots()
+            .iter()
+            .filter(|s| s.result == ShotResult::Miss)
+            .map(|s| s.cell.index())
+            .collect();
+        for (s, log) in logs.iter_mut().enumerate() {
+            let (Some(shares), Some(ship), Some(water)) = (
+                self.log_share.get(s),
+                self.log_ship.get(s),
+                self.log_water.get(s),
+            ) else {
+                continue;
+            };
+            for sunk in view.sunk() {
+                let row = shares.get(sunk.len() - 1);
+                let sum: f64 = sunk
+                    .cells()
+                    .filter_map(|c| row.and_then(|r| r.get(c.index())))
+                    .sum();
+                *log += sum / sunk.len() as f64;
+            }
+            for &i in &misses {
+                *log += water.get(i).copied().unwrap_or(0.0);
+            }
+            for group in &wounded {
+                let sum: f64 = group.iter().filter_map(|c| ship.get(c.index())).sum();
+                *log += sum / group.len().max(1) as f64;
+            }
+        }
+        normalised(logs)
+    }
+
+    /// Tilts `belief` (of `view`): each length's probabilities times the ratio of the
+    /// game's style mixture, rescaled to the same sum over the open cells; then the
+    /// cell probabilities (capped at 1) and worths again.
     pub fn apply(&self, view: &View, belief: &mut Belief) {
+        let q = self.game_posterior(view);
+        let mut mix = [[0.0; 100]; 4];
+        for (w, ratio) in q.iter().zip(&self.ratio) {
+            for (m, r) in mix.iter_mut().zip(ratio) {
+                for (x, y) in m.iter_mut().zip(r) {
+                    *x += w * y;
+                }
+            }
+        }
         let open: Vec<usize> = view.open_cells().map(Cell::index).collect();
-        for (row, ratio) in belief.by_length.iter_mut().zip(&self.ratio) {
+        for (row, ratio) in belief.by_length.iter_mut().zip(&mix) {
             let before: f64 = open.iter().filter_map(|&i| row.get(i)).sum();
             let mut after = 0.0;
             for &i in &open {
@@ -427,29 +632,162 @@ mod tests {
     }
 
     #[test]
-    fn the_floor_lets_the_posterior_come_back() {
+    fn forgetting_lets_the_posterior_come_back() {
         let mut rng = Rng::new(9);
         let mut posterior = Posterior::new();
         for _ in 0..6 {
             posterior.update(&Style::Border.sample(&mut rng), tables());
         }
-        assert!(
-            posterior
-                .p
-                .iter()
-                .all(|&p| p >= FLOOR / STYLES as f64 - 1e-12)
-        );
+        assert!(posterior.of(Style::Border) > 0.5, "{posterior:?}");
         for _ in 0..12 {
             posterior.update(&Style::Uniform.sample(&mut rng), tables());
         }
         assert!(posterior.of(Style::Border) < 0.5, "{posterior:?}");
+        assert!(posterior.of(Style::Uniform) > posterior.of(Style::Border));
+    }
+
+    /// Per true style (rows), the mean responsibility the tables' pseudo-likelihood
+    /// gives each style (columns) under even weights, over `n` fleets of `seed`.
+    fn confusion(n: usize, seed: u64) -> [[f64; STYLES]; STYLES] {
+        let mut rng = Rng::new(seed);
+        Style::ALL.map(|truth| {
+            let mut mean = [0.0; STYLES];
+            for _ in 0..n {
+                let fleet = truth.sample(&mut rng);
+                let r = normalised(Style::ALL.map(|s| tables().log_likelihood(s, &fleet)));
+                for (m, x) in mean.iter_mut().zip(r) {
+                    *m += x / n as f64;
+                }
+            }
+            mean
+        })
+    }
+
+    #[test]
+    fn the_mixture_weights_recover_a_known_mixture() {
+        // Fleets drawn from a known mixture, the posterior without forgetting.
+        let truth = [0.2, 0.5, 0.3];
+        let n = MEMORY;
+        let mut rng = Rng::new(123);
+        let mut posterior = Posterior::with_decay(1.0);
+        let mut counts = [0.0; STYLES];
+        for _ in 0..n {
+            let roll = rng.below(1000) as f64 / 1000.0;
+            let k = if roll < truth[0] {
+                0
+            } else if roll < truth[0] + truth[1] {
+                1
+            } else {
+                2
+            };
+            counts[k] += 1.0;
+            posterior.update(&Style::ALL[k].sample(&mut rng), tables());
+        }
+        assert_eq!(posterior.games(), n);
+        // The tolerance: the pseudo-likelihood confuses styles (uniform fleets can be
+        // compact ones). With the confusion measured on other fleets (each fleet's
+        // responsibilities under even weights), averaging the responsibilities would
+        // give style j the share sum_k truth_k confusion[k][j]; the fit, which weighs
+        // them by the weights it finds, should stray from the truth no more than that,
+        // plus four standard errors of the drawn shares (a multinomial of n).
+        let confusion = confusion(100, 321);
+        let weights = posterior.weights();
+        for k in 0..STYLES {
+            let se = (truth[k] * (1.0 - truth[k]) / n as f64).sqrt();
+            let averaged: f64 = (0..STYLES).map(|j| truth[j] * confusion[j][k]).sum();
+            let tolerance = (averaged - truth[k]).abs() + 4.0 * se;
+            assert!(
+                (weights[k] - truth[k]).abs() < tolerance,
+                "style {k}: weights {weights:?}, truth {truth:?}, drawn {counts:?}, \
+                 tolerance {tolerance:.3} (confusion {confusion:?})"
+            );
+        }
+        // And the mixture, not one style: the posterior of single styles would sit
+        // near the last fleet's style.
+        assert!(weights.iter().all(|&w| w > 0.1 && w < 0.7), "{weights:?}");
+    }
+
+    /// Fires at the cells of `ship` in `fleet` (it must be one of the fleet's).
+    fn sink(view: &mut View, fleet: &Fleet, ship: crate::games::battleship::Ship) {
+        for cell in ship.cells() {
+            view.record_judged(fleet, cell).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_game_posterior_moves_to_border_when_a_border_ship_sinks() {
+        let tilt = Tilt::new([1.0 / 3.0; STYLES], tables());
+        assert_eq!(tilt.game_posterior(&View::new()), [1.0 / 3.0; STYLES]);
+        let mut rng = Rng::new(5);
+        let fleet = Style::Border.sample(&mut rng);
+        let battleship = fleet
+            .ships()
+            .iter()
+            .copied()
+            .find(|s| s.len() == 4)
+            .unwrap();
+        let on_border = |c: Cell| c.col() == 0 || c.col() == 9 || c.row() == 0 || c.row() == 9;
+        assert!(battleship.cells().all(on_border), "{battleship:?}");
+        let mut view = View::new();
+        sink(&mut view, &fleet, battleship);
+        let q = tilt.game_posterior(&view);
+        assert!(q[1] > 0.4 && q[1] > q[0] && q[1] > q[2], "{q:?}");
+        // Every big ship of the border fleet sunk: border is nearly certain.
+        for ship in fleet.ships().iter().filter(|s| s.len() > 1 && s.len() < 4) {
+            sink(&mut view, &fleet, *ship);
+        }
+        let q = tilt.game_posterior(&view);
+        assert!(q[1] > 0.9, "{q:?}");
+        // A battleship sunk in the middle moves it away from border.
+        let inner = Fleet::parse("D4-G4 A1-A3 J1-J3 A6-A7 J6-J7 C9-D9 F10 H10 J10 H8");
+        let inner = inner.unwrap();
+        let big = inner
+            .ships()
+            .iter()
+            .copied()
+            .find(|s| s.len() == 4)
+            .unwrap();
+        let mut view = View::new();
+        sink(&mut view, &inner, big);
+        let q = tilt.game_posterior(&view);
+        assert!(q[1] < 1.0 / 3.0, "{q:?}");
+        // Misses on the border move it away from border too.
+        let mut empty = View::new();
+        for cell in Cell::all().filter(|c| c.row() == 0 && inner.ship_at(*c).is_none()) {
+            empty.record_judged(&inner, cell).unwrap();
+        }
+        let q = tilt.game_posterior(&empty);
+        assert!(q[1] < 1.0 / 3.0, "{q:?}");
+        // Without the in-game update, the prior.
+        assert_eq!(tilt.fixed().game_posterior(&empty), tilt.prior);
+    }
+
+    #[test]
+    fn adaptive_hunters_fire_at_open_cells_and_end_at_twenty_hits() {
+        let mut posterior = Posterior::new();
+        let mut rng = Rng::new(11);
+        for style in [Style::Border, Style::Compact, Style::Uniform, Style::Border] {
+            let fleet = style.sample(&mut rng);
+            for tilt in [posterior.tilt(tables()), posterior.tilt(tables()).fixed()] {
+                let mut view = View::new();
+                let mut shots = 0;
+                while !view.all_sunk() {
+                    let limits = crate::ai::Limits::depth(1);
+                    let cell = hunt(&view, &mut rng, &limits, &tilt).unwrap();
+                    assert!(view.is_open(cell), "{} fired at known {cell}", style.name());
+                    view.record_judged(&fleet, cell).unwrap();
+                    shots += 1;
+                    assert!(shots <= 100);
+                }
+                assert_eq!(view.hits(), 20, "{}", style.name());
+            }
+            posterior.update(&fleet, tables());
+        }
     }
 
     #[test]
     fn a_border_tilt_moves_the_belief_to_the_border() {
-        let mut posterior = Posterior::new();
-        posterior.p = [0.0, 1.0, 0.0];
-        let tilt = posterior.tilt(tables());
+        let tilt = Tilt::new([0.0, 1.0, 0.0], tables());
         let view = View::new();
         let mut by_length = [[0.0; 100]; 4];
         for row in &mut by_length {

@@ -21,9 +21,10 @@
 //!
 //! `--styles` adds the placement styles: fleets of each style of
 //! [`styles::Style`] and of the placer, each played by the first hunter with the
-//! uniform prior and with the adaptive one (its posterior updated with each fleet
-//! after its game, as at one table), with each style's cost to the uniform-prior
-//! hunter and the share of it the adaptive prior recovers.
+//! uniform prior, with the mixture prior (the posterior over the mixture weights,
+//! updated with each fleet after its game, as at one table) and with the adaptive
+//! prior (the mixture prior updated within each game by its shots), with each
+//! style's cost to the uniform-prior hunter and the share of it each prior recovers.
 
 use std::time::{Duration, Instant};
 
@@ -437,44 +438,53 @@ fn run_styles(settings: &Settings) -> Result<()> {
             tilts.push(posterior.tilt(tables));
             posterior.update(fleet, tables);
         }
+        let fixed: Vec<Tilt> = tilts.iter().map(Tilt::fixed).collect();
         let (plain, cpu_plain) = play_timed(&hunter, fleets, settings, None)?;
+        let (mixture, cpu_mixture) = play_timed(&hunter, fleets, settings, Some(&fixed))?;
         let (adaptive, cpu_adaptive) = play_timed(&hunter, fleets, settings, Some(&tilts))?;
-        let shots: u32 = plain.iter().chain(&adaptive).map(|g| g.shots).sum();
-        let cpu = match (cpu_plain, cpu_adaptive) {
-            (Some(a), Some(b)) => format!(
-                "; CPU {:.2} ms a shot",
-                (a + b) * 1000.0 / f64::from(shots.max(1))
+        let shots = |games: &[Game]| f64::from(games.iter().map(|g| g.shots).sum::<u32>().max(1));
+        let cpu = match (cpu_plain, cpu_mixture, cpu_adaptive) {
+            (Some(a), Some(b), Some(c)) => format!(
+                "; CPU {:.2}, {:.2} and {:.2} ms a shot",
+                a * 1000.0 / shots(&plain),
+                b * 1000.0 / shots(&mixture),
+                c * 1000.0 / shots(&adaptive)
             ),
             _ => String::new(),
         };
         let misses: Vec<f64> = plain.iter().map(|g| f64::from(g.misses)).collect();
         let (m, se) = mean_se(&misses);
-        let diffs: Vec<f64> = adaptive
-            .iter()
-            .zip(&plain)
-            .map(|(a, p)| f64::from(a.misses) - f64::from(p.misses))
-            .collect();
-        let (d, dse) = mean_se(&diffs);
-        let (cost, recovered) = match base {
+        let cost = match base {
             None => {
                 base = Some((m, se));
-                ("the reference".to_string(), String::new())
+                None
             }
-            Some((u, use_)) => {
-                let cost = m - u;
-                let cost_se = (se * se + use_ * use_).sqrt();
-                let recovered = if cost > 0.0 {
-                    format!(" ({:.0} % of the cost)", -d / cost * 100.0)
-                } else {
-                    String::new()
-                };
-                (format!("cost {cost:+.2} (se {cost_se:.2})"), recovered)
-            }
+            Some((u, use_)) => Some((m - u, (se * se + use_ * use_).sqrt())),
+        };
+        let paired = |games: &[Game]| {
+            let diffs: Vec<f64> = games
+                .iter()
+                .zip(&plain)
+                .map(|(a, p)| f64::from(a.misses) - f64::from(p.misses))
+                .collect();
+            let (d, dse) = mean_se(&diffs);
+            let recovered = match cost {
+                Some((c, _)) if c > 0.0 => format!(" ({:.0} % of the cost)", -d / c * 100.0),
+                _ => String::new(),
+            };
+            format!(
+                "{:6.2}, paired {d:+.2} (se {dse:.2}){recovered}",
+                mean_misses(games)
+            )
         };
         println!(
-            "  {name:>8}: uniform prior {m:6.2} (se {se:.2}), {cost}; \
-             adaptive {:6.2}, paired {d:+.2} (se {dse:.2}){recovered}; posterior at the end {}{cpu}",
-            mean_misses(&adaptive),
+            "  {name:>8}: uniform prior {m:6.2} (se {se:.2}), {}; mixture prior {}; \
+             adaptive (in-game) {}; mixture weights at the end {}{cpu}",
+            cost.map_or("the reference".to_string(), |(c, cse)| format!(
+                "cost {c:+.2} (se {cse:.2})"
+            )),
+            paired(&mixture),
+            paired(&adaptive),
             Style::ALL
                 .into_iter()
                 .map(|s| format!("{} {:.2}", s.name(), posterior.of(s)))

@@ -146,10 +146,14 @@ fn again_teaches_the_adaptive_prior_the_fleets_of_the_game_that_ended() {
         let border_before = session.styles[0].of(Style::Border);
         ok(&mut session, "again");
         let border_after = session.styles[0].of(Style::Border);
+        // The mixture's expected border weight grows with each border fleet and
+        // leads the other styles' (Dirichlet prior of one fleet per style).
+        let weights = session.styles[0].weights();
         assert!(
-            border_after > 0.5 && (game > 0 || border_after > border_before),
-            "game {game}: {border_before} → {border_after}"
+            border_after > border_before && weights.iter().all(|&w| w <= border_after),
+            "game {game}: {border_before} → {border_after} ({weights:?})"
         );
+        assert_eq!(session.styles[0].games(), game + 1);
     }
 }
 
