@@ -34,7 +34,6 @@ use super::tt::{NO_MOVE, Table};
 use crate::ai::Limits;
 use crate::cpu::{Isa, dispatch, isa_copies};
 use crate::games::othello::Board;
-use crate::games::othello::bitboard::last_flip_count;
 use crate::games::othello::properties::{
     EdgeStability, final_score, frontier, stable_discs_with_edges,
 };
@@ -124,26 +123,6 @@ fn parity_order3(empty: u64) -> [u32; 3] {
         rest.trailing_zeros(),
         (rest & (rest - 1)).trailing_zeros(),
     ]
-}
-
-/// The score when the side to move of `board` (one empty square, `square`) plays it,
-/// or passes and the opponent plays it, or neither can.
-#[inline(always)]
-fn last1(board: &Board, square: u32) -> i32 {
-    let mine = board.player.count_ones() as i32;
-    let flipped = last_flip_count(board.player, square) as i32;
-    if flipped > 0 {
-        return 2 * (mine + flipped + 1) - 64;
-    }
-    let flipped = last_flip_count(board.opponent, square) as i32;
-    if flipped > 0 {
-        return 2 * (mine - flipped) - 64;
-    }
-    if 2 * mine > 63 {
-        2 * mine - 62
-    } else {
-        2 * mine - 64
-    }
 }
 
 /// The depth of the ordering search with `n` empties (from [`ORDER_SEARCH_EMPTIES`]).
@@ -363,7 +342,29 @@ macro_rules! last3 {
 /// too big to be inlined, is here so that it is compiled with the copy's features.
 macro_rules! search_functions {
     ($isa:ident $(#[$feature:meta])*) => {
-        use crate::games::othello::bitboard::$isa::{flips, moves};
+        use crate::games::othello::bitboard::$isa::{flips, last_flip_count, moves};
+
+        /// The score when the side to move of `board` (one empty square, `square`) plays it,
+        /// or passes and the opponent plays it, or neither can.
+        $(#[$feature])*
+        #[inline]
+        fn last1(board: &Board, square: u32) -> i32 {
+            let mine = board.player.count_ones() as i32;
+            let flipped = last_flip_count(board.player, square) as i32;
+            if flipped > 0 {
+                return 2 * (mine + flipped + 1) - 64;
+            }
+            let flipped = last_flip_count(board.opponent, square) as i32;
+            if flipped > 0 {
+                return 2 * (mine - flipped) - 64;
+            }
+            if 2 * mine > 63 {
+                2 * mine - 62
+            } else {
+                2 * mine - 64
+            }
+        }
+
 
         /// The fastest-first key of the move to `square` leading to `next` (the
         /// opponent to move, with the legal moves `replies`): lower is searched
