@@ -34,9 +34,7 @@ use super::tt::{NO_MOVE, Table};
 use crate::ai::Limits;
 use crate::cpu::{Isa, dispatch, isa_copies};
 use crate::games::othello::Board;
-use crate::games::othello::properties::{
-    EdgeStability, final_score, frontier, stable_discs_with_edges,
-};
+use crate::games::othello::properties::{EdgeStability, final_score, frontier};
 
 /// Below every score.
 pub const LOSS: i32 = -65;
@@ -222,21 +220,31 @@ fn raise(best: &mut i32, alpha: &mut i32, score: i32, beta: i32) -> bool {
     false
 }
 
-/// Stability cut-off: an upper bound from the opponent's stable discs, when it
-/// already fails low against `alpha`. Only tried when `alpha` is at least
-/// [`stability_threshold`] (below that a cut-off needs more stable discs than a
-/// position has, or is too rare to pay for the stable discs).
-#[inline(always)]
-fn stability_cut(board: &Board, alpha: i32, n: u32, edges: &EdgeStability) -> Option<i32> {
-    if alpha < stability_threshold(n) {
-        return None;
-    }
-    let stable = stable_discs_with_edges(board.opponent, board.player, edges);
-    let bound = 64 - 2 * stable.count_ones() as i32;
-    (bound <= alpha).then_some(bound)
+/// Stability cut-off: an upper bound from the opponent's stable discs of `$board`,
+/// when it already fails low against `$alpha` (`$n` empties). Only tried when
+/// `alpha` is at least [`stability_threshold`] (below that a cut-off needs more
+/// stable discs than a position has, or is too rare to pay for the stable discs).
+/// A macro, so that each copy gets it inlined with its own
+/// `stable_discs_with_edges` (the x86-64-v3 one gathers the edge columns with
+/// `pext`).
+macro_rules! stability_cut {
+    ($board:expr, $alpha:expr, $n:expr, $edges:expr) => {{
+        let (board, alpha, n, edges): (&Board, i32, u32, &EdgeStability) =
+            ($board, $alpha, $n, $edges);
+        if alpha < stability_threshold(n) {
+            None
+        } else {
+            // SAFETY: the x86-64-v3 copy runs only where its features (`bmi2`
+            // among them) were detected; the portable function is safe.
+            #[allow(unused_unsafe)]
+            let stable = unsafe { stable_discs_with_edges(board.opponent, board.player, edges) };
+            let bound = 64 - 2 * stable.count_ones() as i32;
+            (bound <= alpha).then_some(bound)
+        }
+    }};
 }
 
-/// The lowest `alpha` at which [`stability_cut`] is tried with `n` empties: 4 at 4
+/// The lowest `alpha` at which [`stability_cut!`] is tried with `n` empties: 4 at 4
 /// empties, half the empties plus 2 above. Against half the empties everywhere, on
 /// FFO #42: 1.2 % more nodes, 5 % fewer instructions (the stable discs of nodes
 /// that seldom cut are no longer computed).
@@ -343,6 +351,7 @@ macro_rules! last3 {
 macro_rules! search_functions {
     ($isa:ident $(#[$feature:meta])*) => {
         use crate::games::othello::bitboard::$isa::{flips, last_flip_count, moves};
+        use crate::games::othello::properties::$isa::stable_discs_with_edges;
 
         /// The score when the side to move of `board` (one empty square, `square`) plays it,
         /// or passes and the opponent plays it, or neither can.
@@ -536,7 +545,7 @@ macro_rules! search_functions {
                 return 0;
             }
             let beta = alpha + 1;
-            if let Some(bound) = stability_cut(board, alpha, n, solver.edges) {
+            if let Some(bound) = stability_cut!(board, alpha, n, solver.edges) {
                 return bound;
             }
             let mut first = None;
@@ -741,7 +750,7 @@ macro_rules! search_functions {
                 _ => {}
             }
             solver.nodes += 1;
-            if let Some(bound) = stability_cut(board, alpha, n, solver.edges) {
+            if let Some(bound) = stability_cut!(board, alpha, n, solver.edges) {
                 return bound;
             }
             let odd = odd_quadrants(empty);
@@ -788,7 +797,7 @@ macro_rules! search_functions {
         $(#[$feature])*
         fn last4(solver: &mut Solver<'_>, board: &Board, mut alpha: i32, beta: i32) -> i32 {
             solver.nodes += 1;
-            if let Some(bound) = stability_cut(board, alpha, 4, solver.edges) {
+            if let Some(bound) = stability_cut!(board, alpha, 4, solver.edges) {
                 return bound;
             }
             let empty = board.empty();
@@ -871,6 +880,7 @@ mod tests {
     use super::*;
     use crate::games::othello::Position;
     use crate::games::othello::bitboard::flips;
+    use crate::games::othello::properties::stable_discs_with_edges;
 
     /// Plain negamax over every move, in discs.
     fn minimax(board: &Board) -> i32 {
