@@ -105,12 +105,32 @@ fn odd_quadrants(empty: u64) -> u64 {
     ((fold & 0x0000_0011_0000_0011) * 0x0f0f_0f0f) & empty
 }
 
+/// The quadrant of `square` (for parity): the quadrant of a1, four columns to the
+/// right when the square's column is e–h (bit 2 of its index), four rows up when
+/// its row is 5–8 (bit 5).
+#[inline(always)]
+fn quadrant_of(square: u32) -> u64 {
+    0x0000_0000_0f0f_0f0f << (square & 36)
+}
+
+/// The odd quadrants once `square` (one of `empty`) is filled, from `odd`, those
+/// of `empty`: only the parity of the square's own quadrant changes.
+#[inline(always)]
+fn odd_quadrants_after(odd: u64, empty: u64, square: u32) -> u64 {
+    (odd ^ quadrant_of(square)) & empty & !(1u64 << square)
+}
+
 /// The three squares of `empty` in the order [`odd_quadrants`] gives them: a square
 /// alone in its quadrant before a pair sharing one, otherwise lowest first. Three
 /// empties lie in odd quadrants one or three at a time: with one, it goes first.
 #[inline(always)]
 fn parity_order3(empty: u64) -> [u32; 3] {
-    let odd = odd_quadrants(empty);
+    parity_order3_with(empty, odd_quadrants(empty))
+}
+
+/// [`parity_order3`] with the odd quadrants of `empty` given (`odd`).
+#[inline(always)]
+fn parity_order3_with(empty: u64, odd: u64) -> [u32; 3] {
     let (head, rest) = if odd == empty {
         (empty.trailing_zeros(), empty & (empty - 1))
     } else {
@@ -811,7 +831,8 @@ macro_rules! search_functions {
                     let Some(next) = play(board, square) else {
                         continue;
                     };
-                    let order = parity_order3(empty & !(1u64 << square));
+                    let rest = empty & !(1u64 << square);
+                    let order = parity_order3_with(rest, odd_quadrants_after(odd, empty, square));
                     let score = -last3!(solver, &next, -beta, -alpha, order);
                     if raise(&mut best, &mut alpha, score, beta) {
                         return best;
@@ -1008,6 +1029,28 @@ mod tests {
                 }
             }
             assert_eq!(odd_quadrants(empty), expected, "{empty:#018x}");
+        }
+    }
+
+    #[test]
+    fn odd_quadrants_after_a_move_are_those_of_the_empties_left() {
+        let mut rng = crate::rng::Rng::new(9);
+        for _ in 0..20_000 {
+            let empty = rng.next_u64() & rng.next_u64();
+            if empty == 0 {
+                continue;
+            }
+            // Any of the empties, not only the lowest.
+            let mut rest = empty;
+            for _ in 0..rng.below(u64::from(empty.count_ones())) {
+                rest &= rest - 1;
+            }
+            let square = rest.trailing_zeros();
+            assert_eq!(
+                odd_quadrants_after(odd_quadrants(empty), empty, square),
+                odd_quadrants(empty & !(1u64 << square)),
+                "{empty:#018x} {square}"
+            );
         }
     }
 
