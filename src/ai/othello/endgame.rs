@@ -481,9 +481,27 @@ macro_rules! search_functions {
             let odd = odd_quadrants(board.empty());
             let mut count = 0;
             let mut rest = legal;
+            if n <= MOBILITY_KEY_EMPTIES {
+                // Most sorts: the replies, parity and corners, in a loop of its own
+                // (no table to prefetch from, no potential mobility).
+                while rest != 0 && count < 32 {
+                    let square = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let next = board.after(square, flips(board.player, board.opponent, square));
+                    let replies = moves(next.player, next.opponent);
+                    let key = if Some(square) == first {
+                        i32::MIN
+                    } else {
+                        mobility_key(replies, square, odd)
+                    };
+                    insert(list, count, Candidate { square, next, key, replies });
+                    count += 1;
+                }
+                return count;
+            }
             if n < ORDER_EVAL_EMPTIES {
-                // Most sorts: the key alone, in a loop of its own (no evaluation
-                // to keep registers for).
+                // The key alone, in a loop of its own (no evaluation to keep
+                // registers for).
                 while rest != 0 && count < 32 {
                     let square = rest.trailing_zeros();
                     rest &= rest - 1;
@@ -494,8 +512,6 @@ macro_rules! search_functions {
                     let replies = moves(next.player, next.opponent);
                     let key = if Some(square) == first {
                         i32::MIN
-                    } else if n <= MOBILITY_KEY_EMPTIES {
-                        mobility_key(replies, square, odd)
                     } else {
                         order_key(&next, replies, square, odd)
                     };
