@@ -782,7 +782,7 @@ macro_rules! search_functions {
                 3 => return last3(solver, board, alpha, beta, parity_order3(empty)),
                 // Its own search: only legal moves flip discs, so trying every
                 // empty square visits the same nodes as trying `legal`.
-                4 => return last4(solver, board, alpha, beta),
+                4 => return last4(solver, board, alpha, beta, odd_quadrants(empty)),
                 _ => {}
             }
             solver.nodes += 1;
@@ -806,7 +806,7 @@ macro_rules! search_functions {
                         next
                     };
                     let score = if n == 5 {
-                        -last4(solver, &next, -beta, -alpha)
+                        -last4(solver, &next, -beta, -alpha, odd_quadrants_after(odd, empty, square))
                     } else {
                         -shallow(solver, &next, None, -beta, -alpha, n - 1)
                     };
@@ -826,18 +826,23 @@ macro_rules! search_functions {
             best
         }
 
-        /// The last four empties: the stability cut-off, then the empties of odd
-        /// quadrants first, lowest first (the order [`shallow`] gives them), each
+        /// The last four empties (`odd`: those in odd quadrants, from the caller):
+        /// the stability cut-off, then the empties of odd quadrants first, lowest first (the order [`shallow`] gives them), each
         /// child's three in the order of [`parity_order3`]. A pass searches the
         /// same four for the opponent.
         $(#[$feature])*
-        fn last4(solver: &mut Solver<'_>, board: &Board, mut alpha: i32, beta: i32) -> i32 {
+        fn last4(
+            solver: &mut Solver<'_>,
+            board: &Board,
+            mut alpha: i32,
+            beta: i32,
+            odd: u64,
+        ) -> i32 {
             solver.nodes += 1;
             if let Some(bound) = stability_cut!(board, alpha, 4, solver.edges) {
                 return bound;
             }
             let empty = board.empty();
-            let odd = odd_quadrants(empty);
             let mut best = LOSS;
             for group in [odd, empty & !odd] {
                 let mut rest = group;
@@ -860,7 +865,7 @@ macro_rules! search_functions {
                 if moves(passed.player, passed.opponent) == 0 {
                     return final_score(board);
                 }
-                return -last4(solver, &passed, -beta, -alpha);
+                return -last4(solver, &passed, -beta, -alpha, odd);
             }
             best
         }
