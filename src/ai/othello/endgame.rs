@@ -34,10 +34,7 @@ use super::tt::{NO_MOVE, Table};
 use crate::ai::Limits;
 use crate::cpu::{Isa, dispatch, isa_copies};
 use crate::games::othello::Board;
-use crate::games::othello::bitboard::last_flip_count;
-use crate::games::othello::properties::{
-    EdgeStability, final_score, frontier, stable_discs_with_edges,
-};
+use crate::games::othello::properties::{EdgeStability, final_score, frontier};
 
 /// Below every score.
 pub const LOSS: i32 = -65;
@@ -108,12 +105,32 @@ fn odd_quadrants(empty: u64) -> u64 {
     ((fold & 0x0000_0011_0000_0011) * 0x0f0f_0f0f) & empty
 }
 
+/// The quadrant of `square` (for parity): the quadrant of a1, four columns to the
+/// right when the square's column is e–h (bit 2 of its index), four rows up when
+/// its row is 5–8 (bit 5).
+#[inline(always)]
+fn quadrant_of(square: u32) -> u64 {
+    0x0000_0000_0f0f_0f0f << (square & 36)
+}
+
+/// The odd quadrants once `square` (one of `empty`) is filled, from `odd`, those
+/// of `empty`: only the parity of the square's own quadrant changes.
+#[inline(always)]
+fn odd_quadrants_after(odd: u64, empty: u64, square: u32) -> u64 {
+    (odd ^ quadrant_of(square)) & empty & !(1u64 << square)
+}
+
 /// The three squares of `empty` in the order [`odd_quadrants`] gives them: a square
 /// alone in its quadrant before a pair sharing one, otherwise lowest first. Three
 /// empties lie in odd quadrants one or three at a time: with one, it goes first.
 #[inline(always)]
 fn parity_order3(empty: u64) -> [u32; 3] {
-    let odd = odd_quadrants(empty);
+    parity_order3_with(empty, odd_quadrants(empty))
+}
+
+/// [`parity_order3`] with the odd quadrants of `empty` given (`odd`).
+#[inline(always)]
+fn parity_order3_with(empty: u64, odd: u64) -> [u32; 3] {
     let (head, rest) = if odd == empty {
         (empty.trailing_zeros(), empty & (empty - 1))
     } else {
@@ -124,26 +141,6 @@ fn parity_order3(empty: u64) -> [u32; 3] {
         rest.trailing_zeros(),
         (rest & (rest - 1)).trailing_zeros(),
     ]
-}
-
-/// The score when the side to move of `board` (one empty square, `square`) plays it,
-/// or passes and the opponent plays it, or neither can.
-#[inline(always)]
-fn last1(board: &Board, square: u32) -> i32 {
-    let mine = board.player.count_ones() as i32;
-    let flipped = last_flip_count(board.player, square) as i32;
-    if flipped > 0 {
-        return 2 * (mine + flipped + 1) - 64;
-    }
-    let flipped = last_flip_count(board.opponent, square) as i32;
-    if flipped > 0 {
-        return 2 * (mine - flipped) - 64;
-    }
-    if 2 * mine > 63 {
-        2 * mine - 62
-    } else {
-        2 * mine - 64
-    }
 }
 
 /// The depth of the ordering search with `n` empties (from [`ORDER_SEARCH_EMPTIES`]).
@@ -243,21 +240,31 @@ fn raise(best: &mut i32, alpha: &mut i32, score: i32, beta: i32) -> bool {
     false
 }
 
-/// Stability cut-off: an upper bound from the opponent's stable discs, when it
-/// already fails low against `alpha`. Only tried when `alpha` is at least
-/// [`stability_threshold`] (below that a cut-off needs more stable discs than a
-/// position has, or is too rare to pay for the stable discs).
-#[inline(always)]
-fn stability_cut(board: &Board, alpha: i32, n: u32, edges: &EdgeStability) -> Option<i32> {
-    if alpha < stability_threshold(n) {
-        return None;
-    }
-    let stable = stable_discs_with_edges(board.opponent, board.player, edges);
-    let bound = 64 - 2 * stable.count_ones() as i32;
-    (bound <= alpha).then_some(bound)
+/// Stability cut-off: an upper bound from the opponent's stable discs of `$board`,
+/// when it already fails low against `$alpha` (`$n` empties). Only tried when
+/// `alpha` is at least [`stability_threshold`] (below that a cut-off needs more
+/// stable discs than a position has, or is too rare to pay for the stable discs).
+/// A macro, so that each copy gets it inlined with its own
+/// `stable_discs_with_edges` (the x86-64-v3 one gathers the edge columns with
+/// `pext`).
+macro_rules! stability_cut {
+    ($board:expr, $alpha:expr, $n:expr, $edges:expr) => {{
+        let (board, alpha, n, edges): (&Board, i32, u32, &EdgeStability) =
+            ($board, $alpha, $n, $edges);
+        if alpha < stability_threshold(n) {
+            None
+        } else {
+            // SAFETY: the x86-64-v3 copy runs only where its features (`bmi2`
+            // among them) were detected; the portable function is safe.
+            #[allow(unused_unsafe)]
+            let stable = unsafe { stable_discs_with_edges(board.opponent, board.player, edges) };
+            let bound = 64 - 2 * stable.count_ones() as i32;
+            (bound <= alpha).then_some(bound)
+        }
+    }};
 }
 
-/// The lowest `alpha` at which [`stability_cut`] is tried with `n` empties: 4 at 4
+/// The lowest `alpha` at which [`stability_cut!`] is tried with `n` empties: 4 at 4
 /// empties, half the empties plus 2 above. Against half the empties everywhere, on
 /// FFO #42: 1.2 % more nodes, 5 % fewer instructions (the stable discs of nodes
 /// that seldom cut are no longer computed).
@@ -363,7 +370,30 @@ macro_rules! last3 {
 /// too big to be inlined, is here so that it is compiled with the copy's features.
 macro_rules! search_functions {
     ($isa:ident $(#[$feature:meta])*) => {
-        use crate::games::othello::bitboard::$isa::{flips, moves};
+        use crate::games::othello::bitboard::$isa::{flips, last_flip_count, moves};
+        use crate::games::othello::properties::$isa::stable_discs_with_edges;
+
+        /// The score when the side to move of `board` (one empty square, `square`) plays it,
+        /// or passes and the opponent plays it, or neither can.
+        $(#[$feature])*
+        #[inline]
+        fn last1(board: &Board, square: u32) -> i32 {
+            let mine = board.player.count_ones() as i32;
+            let flipped = last_flip_count(board.player, square) as i32;
+            if flipped > 0 {
+                return 2 * (mine + flipped + 1) - 64;
+            }
+            let flipped = last_flip_count(board.opponent, square) as i32;
+            if flipped > 0 {
+                return 2 * (mine - flipped) - 64;
+            }
+            if 2 * mine > 63 {
+                2 * mine - 62
+            } else {
+                2 * mine - 64
+            }
+        }
+
 
         /// The fastest-first key of the move to `square` leading to `next` (the
         /// opponent to move, with the legal moves `replies`): lower is searched
@@ -451,9 +481,27 @@ macro_rules! search_functions {
             let odd = odd_quadrants(board.empty());
             let mut count = 0;
             let mut rest = legal;
+            if n <= MOBILITY_KEY_EMPTIES {
+                // Most sorts: the replies, parity and corners, in a loop of its own
+                // (no table to prefetch from, no potential mobility).
+                while rest != 0 && count < 32 {
+                    let square = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let next = board.after(square, flips(board.player, board.opponent, square));
+                    let replies = moves(next.player, next.opponent);
+                    let key = if Some(square) == first {
+                        i32::MIN
+                    } else {
+                        mobility_key(replies, square, odd)
+                    };
+                    insert(list, count, Candidate { square, next, key, replies });
+                    count += 1;
+                }
+                return count;
+            }
             if n < ORDER_EVAL_EMPTIES {
-                // Most sorts: the key alone, in a loop of its own (no evaluation
-                // to keep registers for).
+                // The key alone, in a loop of its own (no evaluation to keep
+                // registers for).
                 while rest != 0 && count < 32 {
                     let square = rest.trailing_zeros();
                     rest &= rest - 1;
@@ -464,8 +512,6 @@ macro_rules! search_functions {
                     let replies = moves(next.player, next.opponent);
                     let key = if Some(square) == first {
                         i32::MIN
-                    } else if n <= MOBILITY_KEY_EMPTIES {
-                        mobility_key(replies, square, odd)
                     } else {
                         order_key(&next, replies, square, odd)
                     };
@@ -535,7 +581,7 @@ macro_rules! search_functions {
                 return 0;
             }
             let beta = alpha + 1;
-            if let Some(bound) = stability_cut(board, alpha, n, solver.edges) {
+            if let Some(bound) = stability_cut!(board, alpha, n, solver.edges) {
                 return bound;
             }
             let mut first = None;
@@ -736,11 +782,11 @@ macro_rules! search_functions {
                 3 => return last3(solver, board, alpha, beta, parity_order3(empty)),
                 // Its own search: only legal moves flip discs, so trying every
                 // empty square visits the same nodes as trying `legal`.
-                4 => return last4(solver, board, alpha, beta),
+                4 => return last4(solver, board, alpha, beta, odd_quadrants(empty)),
                 _ => {}
             }
             solver.nodes += 1;
-            if let Some(bound) = stability_cut(board, alpha, n, solver.edges) {
+            if let Some(bound) = stability_cut!(board, alpha, n, solver.edges) {
                 return bound;
             }
             let odd = odd_quadrants(empty);
@@ -760,7 +806,7 @@ macro_rules! search_functions {
                         next
                     };
                     let score = if n == 5 {
-                        -last4(solver, &next, -beta, -alpha)
+                        -last4(solver, &next, -beta, -alpha, odd_quadrants_after(odd, empty, square))
                     } else {
                         -shallow(solver, &next, None, -beta, -alpha, n - 1)
                     };
@@ -780,18 +826,23 @@ macro_rules! search_functions {
             best
         }
 
-        /// The last four empties: the stability cut-off, then the empties of odd
-        /// quadrants first, lowest first (the order [`shallow`] gives them), each
+        /// The last four empties (`odd`: those in odd quadrants, from the caller):
+        /// the stability cut-off, then the empties of odd quadrants first, lowest first (the order [`shallow`] gives them), each
         /// child's three in the order of [`parity_order3`]. A pass searches the
         /// same four for the opponent.
         $(#[$feature])*
-        fn last4(solver: &mut Solver<'_>, board: &Board, mut alpha: i32, beta: i32) -> i32 {
+        fn last4(
+            solver: &mut Solver<'_>,
+            board: &Board,
+            mut alpha: i32,
+            beta: i32,
+            odd: u64,
+        ) -> i32 {
             solver.nodes += 1;
-            if let Some(bound) = stability_cut(board, alpha, 4, solver.edges) {
+            if let Some(bound) = stability_cut!(board, alpha, 4, solver.edges) {
                 return bound;
             }
             let empty = board.empty();
-            let odd = odd_quadrants(empty);
             let mut best = LOSS;
             for group in [odd, empty & !odd] {
                 let mut rest = group;
@@ -801,7 +852,8 @@ macro_rules! search_functions {
                     let Some(next) = play(board, square) else {
                         continue;
                     };
-                    let order = parity_order3(empty & !(1u64 << square));
+                    let rest = empty & !(1u64 << square);
+                    let order = parity_order3_with(rest, odd_quadrants_after(odd, empty, square));
                     let score = -last3!(solver, &next, -beta, -alpha, order);
                     if raise(&mut best, &mut alpha, score, beta) {
                         return best;
@@ -813,7 +865,7 @@ macro_rules! search_functions {
                 if moves(passed.player, passed.opponent) == 0 {
                     return final_score(board);
                 }
-                return -last4(solver, &passed, -beta, -alpha);
+                return -last4(solver, &passed, -beta, -alpha, odd);
             }
             best
         }
@@ -870,6 +922,7 @@ mod tests {
     use super::*;
     use crate::games::othello::Position;
     use crate::games::othello::bitboard::flips;
+    use crate::games::othello::properties::stable_discs_with_edges;
 
     /// Plain negamax over every move, in discs.
     fn minimax(board: &Board) -> i32 {
@@ -997,6 +1050,28 @@ mod tests {
                 }
             }
             assert_eq!(odd_quadrants(empty), expected, "{empty:#018x}");
+        }
+    }
+
+    #[test]
+    fn odd_quadrants_after_a_move_are_those_of_the_empties_left() {
+        let mut rng = crate::rng::Rng::new(9);
+        for _ in 0..20_000 {
+            let empty = rng.next_u64() & rng.next_u64();
+            if empty == 0 {
+                continue;
+            }
+            // Any of the empties, not only the lowest.
+            let mut rest = empty;
+            for _ in 0..rng.below(u64::from(empty.count_ones())) {
+                rest &= rest - 1;
+            }
+            let square = rest.trailing_zeros();
+            assert_eq!(
+                odd_quadrants_after(odd_quadrants(empty), empty, square),
+                odd_quadrants(empty & !(1u64 << square)),
+                "{empty:#018x} {square}"
+            );
         }
     }
 

@@ -10,7 +10,7 @@
 //! set ([`crate::cpu`]) and take [`moves`] and [`flips`] from the submodule named
 //! after their copy: [`portable`] (these) or [`x86_64_v3`] (the same results from
 //! AVX2 lanes). [`last_flip_count`] counts the flips of a game's last move from
-//! table lookups.
+//! table lookups (the x86-64-v3 copy gathers each line into its byte with `pext`).
 
 /// Opponent discs that may lie inside a horizontal or diagonal run: not on column a
 /// or h, so a shift can never carry a run across the board's edge.
@@ -208,10 +208,40 @@ pub fn last_flip_count(player: u64, square: u32) -> u32 {
         + u32::from(LINE_FLIPS[column][up_line])
 }
 
+/// For each square, the four lines through it as `pext` masks (its row, column,
+/// diagonal and anti-diagonal) and the square's position on each line once the
+/// line's squares are gathered lowest first. A line shorter than eight squares
+/// gathers to zeros beyond its end: opponent discs that close no run, as
+/// [`LINE_FLIPS`] reads squares beyond the edge.
+#[cfg(target_arch = "x86_64")]
+const LAST_LINES: [([u64; 4], [u8; 4]); 64] = {
+    let mut table = [([0u64; 4], [0u8; 4]); 64];
+    let mut square = 0;
+    while square < 64 {
+        let (row, column) = (square / 8, square % 8);
+        let bit = 1u64 << square;
+        let masks = [
+            0xffu64 << (row * 8),
+            COLUMN_A << column,
+            DIAGONALS[square][0],
+            DIAGONALS[square][1],
+        ];
+        let mut positions = [0u8; 4];
+        let mut line = 0;
+        while line < 4 {
+            positions[line] = (masks[line] & (bit - 1)).count_ones() as u8;
+            line += 1;
+        }
+        table[square] = (masks, positions);
+        square += 1;
+    }
+    table
+};
+
 /// The kernels of the portable copy of a hot recursion (see [`crate::cpu`]): the
 /// plain ones.
 pub mod portable {
-    pub use super::{flips, moves};
+    pub use super::{flips, last_flip_count, moves};
 }
 
 /// The kernels of the x86-64-v3 copy of a hot recursion: [`moves`] and [`flips`]
@@ -224,10 +254,10 @@ pub mod x86_64_v3 {
         __m256i, _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_and_si256,
         _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi64, _mm256_extracti128_si256,
         _mm256_loadu_si256, _mm256_or_si256, _mm256_set_epi64x, _mm256_set1_epi64x,
-        _mm256_setzero_si256, _mm256_sllv_epi64, _mm256_srlv_epi64, _mm256_sub_epi64,
+        _mm256_setzero_si256, _mm256_sllv_epi64, _mm256_srlv_epi64, _mm256_sub_epi64, _pext_u64,
     };
 
-    use super::{INNER, RAYS};
+    use super::{INNER, LAST_LINES, LINE_FLIPS, RAYS};
 
     /// The OR of the four lanes.
     #[inline]
@@ -318,6 +348,28 @@ pub mod x86_64_v3 {
         let open = _mm256_cmpeq_epi64(_mm256_and_si256(first, p), zero);
         let flipped_down = _mm256_andnot_si256(open, _mm256_andnot_si256(smear, rays_down));
         or_lanes(_mm256_or_si256(flipped_up, flipped_down))
+    }
+    /// [`super::last_flip_count`]: each of the four lines through `square`
+    /// gathered into one byte by `pext` (no shifts or multiplications to fold it),
+    /// then looked up in `LINE_FLIPS` at the square's position on that line.
+    ///
+    /// # Safety
+    ///
+    /// As [`moves`].
+    #[inline]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    #[must_use]
+    pub fn last_flip_count(player: u64, square: u32) -> u32 {
+        let (masks, positions) = &LAST_LINES[square as usize & 63];
+        // No closure per line: it would not be inlined with these features.
+        let row = _pext_u64(player, masks[0]) as u8 as usize;
+        let column = _pext_u64(player, masks[1]) as u8 as usize;
+        let down = _pext_u64(player, masks[2]) as u8 as usize;
+        let up = _pext_u64(player, masks[3]) as u8 as usize;
+        u32::from(LINE_FLIPS[positions[0] as usize & 7][row])
+            + u32::from(LINE_FLIPS[positions[1] as usize & 7][column])
+            + u32::from(LINE_FLIPS[positions[2] as usize & 7][down])
+            + u32::from(LINE_FLIPS[positions[3] as usize & 7][up])
     }
 }
 
@@ -439,7 +491,17 @@ mod tests {
                 !a & (rng.next_u64() | rng.next_u64())
             };
             let (player, opponent) = if round % 4 < 2 { (a, b) } else { (b, a) };
+            // The last move's flip count, on the full board of `player`'s discs.
+            let square = (round % 64) as u32;
+            let mover = player & !(1u64 << square);
             // SAFETY: the features of the copy were detected above.
+            let fast = unsafe { x86_64_v3::last_flip_count(mover, square) };
+            assert_eq!(
+                fast,
+                last_flip_count(mover, square),
+                "{mover:#x} on {square}"
+            );
+            // SAFETY: as above.
             let fast = unsafe { x86_64_v3::moves(player, opponent) };
             assert_eq!(fast, moves(player, opponent), "{player:#x} {opponent:#x}");
             for square in 0..64 {
