@@ -14,6 +14,7 @@
 //! is only entered after that detection said yes.
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// An instruction set a kernel has a compiled copy for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +43,7 @@ impl Isa {
             && std::arch::is_x86_feature_detected!("bmi2")
             && std::arch::is_x86_feature_detected!("avx2")
         {
+            FAST_BIT_GATHER.store(!slow_bit_gather(), Ordering::Relaxed);
             return Isa::X86_64V3;
         }
         Isa::Portable
@@ -56,6 +58,51 @@ impl Isa {
             all.push(Isa::detected());
         }
         all
+    }
+}
+
+/// Whether `pext` and `pdep` are fast here (one or a few cycles): set by
+/// [`Isa::detect`] before any x86-64-v3 copy runs. AMD's processors before Zen 3
+/// (families up to 0x18, Hygon's included) have both instructions but run them in
+/// microcode, tens to hundreds of cycles each, so the x86-64-v3 copies use them
+/// only where this says yes and take the portable gathers otherwise.
+static FAST_BIT_GATHER: AtomicBool = AtomicBool::new(false);
+
+/// Whether the x86-64-v3 copies may gather bits with `pext`/`pdep` (see
+/// [`FAST_BIT_GATHER`]). A relaxed load of a flag that never changes once the
+/// copy runs: the branch on it is always predicted.
+#[inline(always)]
+#[must_use]
+pub fn fast_bit_gather() -> bool {
+    FAST_BIT_GATHER.load(Ordering::Relaxed)
+}
+
+/// Whether this is an AMD or Hygon processor whose `pext`/`pdep` are microcoded
+/// (CPUID family below 0x19, Zen 3).
+#[cfg(target_arch = "x86_64")]
+fn slow_bit_gather() -> bool {
+    let vendor = std::arch::x86_64::__cpuid(0);
+    let mut name = [0u8; 12];
+    name[..4].copy_from_slice(&vendor.ebx.to_le_bytes());
+    name[4..8].copy_from_slice(&vendor.edx.to_le_bytes());
+    name[8..].copy_from_slice(&vendor.ecx.to_le_bytes());
+    if &name != b"AuthenticAMD" && &name != b"HygonGenuine" {
+        return false;
+    }
+    // Leaf 1 (the signature) exists on every x86_64 processor.
+    let signature = std::arch::x86_64::__cpuid(1).eax;
+    cpu_family(signature) < 0x19
+}
+
+/// The processor family of a CPUID leaf-1 signature: the base family, plus the
+/// extended family when the base is 0xF.
+#[cfg(any(target_arch = "x86_64", test))]
+fn cpu_family(signature: u32) -> u32 {
+    let base = (signature >> 8) & 0xF;
+    if base == 0xF {
+        base + ((signature >> 20) & 0xFF)
+    } else {
+        base
     }
 }
 
@@ -118,6 +165,16 @@ pub fn process_seconds() -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cpu_family_adds_the_extended_family_only_past_0xf() {
+        // Published leaf-1 signatures: Zen 2 (EPYC 7002, family 0x17), Zen 3
+        // (family 0x19), Zen 5 (family 0x1A), and an Intel Core (family 6).
+        assert_eq!(cpu_family(0x0083_0F10), 0x17);
+        assert_eq!(cpu_family(0x00A0_0F11), 0x19);
+        assert_eq!(cpu_family(0x00B0_0F20), 0x1A);
+        assert_eq!(cpu_family(0x0009_06EA), 6);
+    }
 
     #[cfg(target_os = "linux")]
     #[test]

@@ -351,7 +351,9 @@ pub mod x86_64_v3 {
     }
     /// [`super::last_flip_count`]: each of the four lines through `square`
     /// gathered into one byte by `pext` (no shifts or multiplications to fold it),
-    /// then looked up in `LINE_FLIPS` at the square's position on that line.
+    /// then looked up in `LINE_FLIPS` at the square's position on that line;
+    /// where `pext` is microcoded ([`crate::cpu::fast_bit_gather`]), the portable
+    /// count.
     ///
     /// # Safety
     ///
@@ -360,6 +362,9 @@ pub mod x86_64_v3 {
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     #[must_use]
     pub fn last_flip_count(player: u64, square: u32) -> u32 {
+        if !crate::cpu::fast_bit_gather() {
+            return super::last_flip_count(player, square);
+        }
         let (masks, positions) = &LAST_LINES[square as usize & 63];
         // No closure per line: it would not be inlined with these features.
         let row = _pext_u64(player, masks[0]) as u8 as usize;

@@ -251,7 +251,8 @@ pub mod portable {
 
 /// The stable-disc count of the x86-64-v3 copy: the same discs, the edge columns
 /// gathered into bytes with `pext` and spread back with `pdep` instead of
-/// multiplications.
+/// multiplications (the portable count where those are microcoded:
+/// [`crate::cpu::fast_bit_gather`]).
 #[cfg(target_arch = "x86_64")]
 pub mod x86_64_v3 {
     use std::arch::x86_64::{_pdep_u64, _pext_u64};
@@ -272,6 +273,9 @@ pub mod x86_64_v3 {
         opponent: u64,
         edges: &EdgeStability,
     ) -> u64 {
+        if !crate::cpu::fast_bit_gather() {
+            return super::stable_discs_with_edges(player, opponent, edges);
+        }
         // SAFETY: the caller's CPU has `bmi2`.
         let (left, right, left_of, right_of) = unsafe {
             (
