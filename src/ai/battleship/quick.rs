@@ -23,6 +23,12 @@
 //! count grows fast with them), the simulated hunter first fires at the last boats
 //! itself ([`boat_shot`]) until few enough are.
 //!
+//! With [`Settings::particles`] above zero, further fleets drawn from the real
+//! belief ride along: the ones that disagree with what a rollout has seen are dropped,
+//! and while [`PARTICLES_MIN`] remain the simulated hunter fires at the open cell
+//! most of them cover ([`particle_shot`]), greedy on the real posterior for the
+//! shots right after the candidates part.
+//!
 //! Everything else is the rollout hunter's: it plans only while a longer ship is
 //! afloat and none is wounded, scores the base hunter's shot and the next cells by
 //! worth on the same fleets (common random numbers; the simulation is deterministic
@@ -53,6 +59,11 @@ pub struct Settings {
     /// How the simulated hunter weighs the placements of a ship (`Alone` by default:
     /// `Room` plays better games on its own, but its rollouts measured no better).
     pub model: Model,
+    /// Further fleets drawn from the belief as particles: while at least
+    /// [`PARTICLES_MIN`] of them agree with what a rollout has seen, its simulated
+    /// hunter fires at the cell of highest worth over them ([`particle_shot`]), then
+    /// by `model`. Zero: `model` throughout.
+    pub particles: usize,
 }
 
 impl Default for Settings {
@@ -62,8 +73,58 @@ impl Default for Settings {
             fleets: 60,
             margin: 1.0,
             model: Model::Alone,
+            particles: 0,
         }
     }
+}
+
+/// The fewest particles agreeing with a rollout's sea by which its simulated hunter
+/// still fires ([`Settings::particles`]).
+pub const PARTICLES_MIN: usize = 16;
+
+/// A particle: a fleet drawn from the belief at the root, as the cells of its afloat
+/// ships and the cells of its afloat boats.
+pub type Particle = (Cells, Cells);
+
+/// The open cell of highest worth over `particles` (each ship cell 1, a boat's
+/// [`HIT_VALUE`]; lowest index among equals), `None` if none covers an open cell.
+#[inline(always)]
+fn particle_shot(open: Cells, particles: &[Particle]) -> Option<usize> {
+    let mut ships = [0u32; 100];
+    let mut boats = [0u32; 100];
+    for &(cells, boat) in particles {
+        let mut m = cells & open;
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if let Some(x) = ships.get_mut(c) {
+                *x += 1;
+            }
+        }
+        let mut m = boat & open;
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if let Some(x) = boats.get_mut(c) {
+                *x += 1;
+            }
+        }
+    }
+    let extra = HIT_VALUE[0] - 1.0;
+    let mut best = None;
+    let mut top = 0.0;
+    let mut m = open;
+    while m != 0 {
+        let c = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let w = f64::from(ships.get(c).copied().unwrap_or(0))
+            + extra * f64::from(boats.get(c).copied().unwrap_or(0));
+        if w > top {
+            best = Some(c);
+            top = w;
+        }
+    }
+    best
 }
 
 /// How the simulated hunter weighs the placements of an afloat ship.
@@ -480,19 +541,28 @@ impl Sea {
         w * w.sqrt()
     }
 
+    /// This sea's fleet as a particle: the cells of its afloat ships and boats.
+    #[must_use]
+    pub fn particle(&self) -> Particle {
+        let cells = self.occupied & !self.spent;
+        (cells, cells & !spread(cells))
+    }
+
     /// The misses of firing at `first`, then the simulated hunter until only
     /// unwounded boats are afloat, plus the exact expected misses of the greedy
     /// search for those boats.
     /// `table` holds the placements still possible at this sea ([`Sea::placements`]);
-    /// the simulated hunter weighs them by `model`.
+    /// the simulated hunter fires by the `particles` that agree with what the rollout
+    /// has seen while [`PARTICLES_MIN`] do, then weighs placements by `model`.
     pub fn rollout(
         self,
         first: usize,
         table: &[&Placement],
         model: Model,
+        particles: &[Particle],
         boats: &mut LastBoats,
     ) -> f64 {
-        self.rollout_on(Isa::detected(), first, table, model, boats)
+        self.rollout_on(Isa::detected(), first, table, model, particles, boats)
     }
 
     /// [`Sea::rollout`] with the compiled copy for `isa`, which must be
@@ -503,9 +573,10 @@ impl Sea {
         first: usize,
         table: &[&Placement],
         model: Model,
+        particles: &[Particle],
         boats: &mut LastBoats,
     ) -> f64 {
-        dispatch!(isa, rollout(self, first, table, model, boats))
+        dispatch!(isa, rollout(self, first, table, model, particles, boats))
     }
 }
 
@@ -519,18 +590,29 @@ macro_rules! rollout_loop {
             first: usize,
             table: &[&Placement],
             model: Model,
+            particles: &[Particle],
             boats: &mut LastBoats,
         ) -> f64 {
             let mut misses = 0u32;
             let mut cell = Some(first);
             let mut table = table.to_vec();
+            let mut agree: Vec<Particle> = particles.to_vec();
             for _ in 0..100 {
                 let Some(i) = cell else { break };
-                if sea.open() & (1u128 << i) == 0 {
+                let bit = 1u128 << i;
+                if sea.open() & bit == 0 {
                     break;
                 }
                 if sea.fire(i) {
                     misses += 1;
+                    agree.retain(|p| p.0 & bit == 0);
+                } else if sea.hits & bit != 0 {
+                    agree.retain(|p| p.0 & bit != 0);
+                } else if let Some(&(cells, ring, _)) = sea.ships.iter().find(|s| s.0 & bit != 0) {
+                    agree.retain(|p| p.0 & cells == cells && p.0 & ring == 0);
+                }
+                if agree.len() < PARTICLES_MIN {
+                    agree.clear();
                 }
                 if sea.last_boats() {
                     let left = sea.afloat.first().copied().unwrap_or(0);
@@ -539,7 +621,12 @@ macro_rules! rollout_loop {
                     }
                 }
                 table.retain(|p| sea.possible(p));
-                cell = sea.shot_among(&table, model);
+                cell = if agree.is_empty() || sea.last_boats() {
+                    None
+                } else {
+                    particle_shot(sea.open(), &agree)
+                }
+                .or_else(|| sea.shot_among(&table, model));
             }
             f64::from(misses)
         }
@@ -551,18 +638,38 @@ isa_copies!(rollout_loop);
 /// The quick rollout hunter's shot at the sea seen in `view` (module
 /// documentation); the base hunter's where it does not plan.
 pub fn hunt(view: &View, rng: &mut Rng, limits: &Limits<'_>, settings: &Settings) -> Option<Cell> {
+    let draws = settings.fleets + settings.particles;
     let (first, candidates, fleets) =
-        match rollout::planned(view, rng, limits, settings.candidates, settings.fleets) {
+        match rollout::planned(view, rng, limits, settings.candidates, draws) {
             Ok(plan) => plan,
             Err(shot) => return shot,
         };
-    let seas: Vec<Sea> = fleets.iter().map(|fleet| Sea::new(view, fleet)).collect();
+    let all: Vec<Sea> = fleets.iter().map(|fleet| Sea::new(view, fleet)).collect();
+    // The chain's draws are spread over its sweeps: every `stride`-th is a fleet to
+    // roll out on, the others particles.
+    let stride = (all.len() / settings.fleets.max(1)).max(1);
+    let (mut seas, mut particles) = (Vec::new(), Vec::new());
+    for (k, sea) in all.into_iter().enumerate() {
+        if k % stride == 0 && seas.len() < settings.fleets {
+            seas.push(sea);
+        } else if settings.particles > 0 {
+            particles.push(sea.particle());
+        }
+    }
     let table = seas.first().map(Sea::placements).unwrap_or_default();
     MEMO.with_borrow_mut(|boats| {
         if boats.len() > MEMO_STATES {
             *boats = LastBoats::new();
         }
-        choose(&candidates, &seas, &table, limits, settings, boats)
+        choose(
+            &candidates,
+            &seas,
+            &table,
+            &particles,
+            limits,
+            settings,
+            boats,
+        )
     })
     .or(Some(first))
 }
@@ -583,6 +690,7 @@ fn choose(
     candidates: &[Cell],
     seas: &[Sea],
     table: &[&Placement],
+    particles: &[Particle],
     limits: &Limits<'_>,
     settings: &Settings,
     boats: &mut LastBoats,
@@ -593,7 +701,7 @@ fn choose(
         |c, j| match (candidates.get(c), seas.get(j)) {
             (Some(&cell), Some(sea)) => {
                 sea.clone()
-                    .rollout(cell.index(), table, settings.model, boats)
+                    .rollout(cell.index(), table, settings.model, particles, boats)
             }
             _ => 0.0,
         },
@@ -728,13 +836,17 @@ mod tests {
             let fleet = random_fleet(&mut rng);
             let sea = Sea::new(&View::new(), &fleet);
             let table = sea.placements();
+            let mut particles: Vec<Particle> = (0..20)
+                .map(|_| Sea::new(&View::new(), &random_fleet(&mut rng)).particle())
+                .collect();
+            particles.extend(vec![sea.particle(); 4]);
             for first in [0, 44, 45, 99] {
                 for model in [Model::Alone, Model::Room] {
                     let values: Vec<f64> = Isa::available()
                         .into_iter()
                         .map(|isa| {
                             sea.clone()
-                                .rollout_on(isa, first, &table, model, &mut boats)
+                                .rollout_on(isa, first, &table, model, &particles, &mut boats)
                         })
                         .collect();
                     assert!(values.iter().all(|&v| v == values[0]), "{values:?}");
@@ -755,17 +867,93 @@ mod tests {
         let sea = Sea::new(&view, &fleet);
         let water = water.unwrap_or(0);
         let table = sea.placements();
-        let from_water = sea.clone().rollout(water, &table, Model::Room, &mut boats);
+        let from_water = sea
+            .clone()
+            .rollout(water, &table, Model::Room, &[], &mut boats);
         // Firing at water first costs that miss; what follows is the rollout from
         // the sea with the miss recorded.
         let mut after = sea.clone();
         after.fire(water);
         let next = after.shot(Model::Room).unwrap_or(0);
-        let rest = after.rollout(next, &table, Model::Room, &mut boats);
+        let rest = after.rollout(next, &table, Model::Room, &[], &mut boats);
         assert!(
             (from_water - (1.0 + rest)).abs() < 1e-9,
             "{from_water} {rest}"
         );
+    }
+
+    #[test]
+    fn particles_that_agree_lead_the_rollout_to_the_fleet() {
+        let mut rng = Rng::new(17);
+        let mut boats = LastBoats::new();
+        for _ in 0..4 {
+            let fleet = random_fleet(&mut rng);
+            let sea = Sea::new(&View::new(), &fleet);
+            let table = sea.placements();
+            let truth = sea.particle();
+            assert_eq!(truth.0.count_ones(), 20);
+            assert_eq!(truth.1.count_ones(), 4, "four boats");
+            // Every particle the fleet itself: every shot after the first is at a
+            // ship cell, and boats (worth more) go first, so no ship is left for a
+            // search: the first shot's miss at most.
+            let first = (0..100).find(|&c| truth.0 & 1u128 << c == 0).unwrap_or(0);
+            let same = vec![truth; PARTICLES_MIN];
+            let value = sea
+                .clone()
+                .rollout(first, &table, Model::Room, &same, &mut boats);
+            assert!((value - 1.0).abs() < 1e-12, "{value}");
+            // Half the particles another fleet: the first shot on which the two
+            // disagree rules one of them out (a miss at most), and the rest of the
+            // rollout follows the fleet.
+            let other = Sea::new(&View::new(), &random_fleet(&mut rng)).particle();
+            let mut mixed = vec![other; PARTICLES_MIN];
+            mixed.extend(vec![truth; PARTICLES_MIN]);
+            let on_ship = truth.0.trailing_zeros() as usize;
+            let value = sea
+                .clone()
+                .rollout(on_ship, &table, Model::Room, &mixed, &mut boats);
+            assert!(value <= 1.0, "{value}");
+            // Too few particles: the room model alone, which misses.
+            let few = vec![truth; PARTICLES_MIN - 1];
+            let alone = sea
+                .clone()
+                .rollout(on_ship, &table, Model::Room, &few, &mut boats);
+            let none = sea
+                .clone()
+                .rollout(on_ship, &table, Model::Room, &[], &mut boats);
+            assert!((alone - none).abs() < 1e-12 && none > 1.0, "{alone} {none}");
+        }
+    }
+
+    #[test]
+    fn quick_hunter_with_particles_sinks_fleets_and_is_deterministic_per_seed() {
+        let settings = Settings {
+            candidates: 3,
+            fleets: 12,
+            margin: 1.0,
+            model: Model::Room,
+            particles: 40,
+        };
+        let play = |seed: u64| {
+            let mut rng = Rng::new(seed);
+            let fleet = random_fleet(&mut rng);
+            let mut view = View::new();
+            let mut cells = Vec::new();
+            let free = Limits::depth(1);
+            while !view.all_sunk() && cells.len() < 100 {
+                let Some(cell) = hunt(&view, &mut rng, &free, &settings) else {
+                    break;
+                };
+                assert!(view.is_open(cell), "fired at a known cell {cell}");
+                assert!(view.record_judged(&fleet, cell).is_ok());
+                cells.push(cell);
+            }
+            assert!(view.all_sunk());
+            assert_eq!(view.hits(), 20);
+            cells
+        };
+        assert_eq!(play(6), play(6));
+        assert_ne!(play(6), play(7));
     }
 
     #[test]
@@ -775,6 +963,7 @@ mod tests {
             fleets: 16,
             margin: 1.0,
             model: Model::Room,
+            particles: 0,
         };
         let play = |seed: u64| {
             let mut rng = Rng::new(seed);

@@ -88,11 +88,12 @@ impl Hunter {
                 format!("learned (candidates {}, margin {})", s.candidates, s.margin)
             }
             Hunter::Quick(s) => format!(
-                "quick (candidates {}, fleets {}, margin {}, model {})",
+                "quick (candidates {}, fleets {}, margin {}, model {}, particles {})",
                 s.candidates,
                 s.fleets,
                 s.margin,
-                s.model.name()
+                s.model.name(),
+                s.particles
             ),
             Hunter::Simulated(model) => format!("simulated (model {})", model.name()),
         }

@@ -78,6 +78,10 @@ pub struct BenchArgs {
     /// (`alone`: each ship on its own; `room`: by the room left to the other ships).
     #[arg(long, default_value = "alone", value_parser = parse_quick_model)]
     quick_model: tabula::ai::battleship::quick::Model,
+    /// Battleship quick rollout hunter: further fleets from the belief as particles,
+    /// its simulated hunter firing by those that agree with each rollout (0: none).
+    #[arg(long, default_value_t = 0)]
+    quick_particles: usize,
     /// Battleship and shell: the seed of every random choice.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -192,6 +196,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                         fleets: args.quick_fleets,
                         margin: args.quick_margin,
                         model: args.quick_model,
+                        particles: args.quick_particles,
                     };
                     battleship::Hunter::named(name.trim(), rollout, learned, quick)
                 })
