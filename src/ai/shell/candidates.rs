@@ -339,7 +339,7 @@ pub fn near_cells(position: &Position) -> u128 {
 /// Empty when the game is over or the board is full.
 #[must_use]
 pub fn candidates(position: &Position, tactics: &Tactics, color: Color, width: usize) -> Vec<Cell> {
-    candidates_with(position, tactics, color, width, (0, false))
+    candidates_with(position, tactics, color, width, (0, false, false))
 }
 
 /// Weights of the steep line-window score ([`candidates_with`]'s builder cells): a
@@ -361,7 +361,7 @@ pub fn candidates_with(
     tactics: &Tactics,
     color: Color,
     width: usize,
-    options: (usize, bool),
+    options: (usize, bool, bool),
 ) -> Vec<Cell> {
     let scores = window_scores(position, color);
     candidates_scored(position, tactics, color, width, options, &scores)
@@ -374,7 +374,7 @@ pub fn candidates_both(
     position: &Position,
     tactics: &Tactics,
     width: usize,
-    options: (usize, bool),
+    options: (usize, bool, bool),
 ) -> [Vec<Cell>; 2] {
     let scores = window_scores_both(position);
     Color::ALL.map(|color| {
@@ -389,7 +389,7 @@ fn candidates_scored(
     tactics: &Tactics,
     color: Color,
     width: usize,
-    (builders, strict): (usize, bool),
+    (builders, strict, answers): (usize, bool, bool),
     scores: &[i32; 81],
 ) -> Vec<Cell> {
     if position.status().is_over() {
@@ -399,12 +399,30 @@ fn candidates_scored(
     let them = color.opponent().index();
     let empty = BOARD & !position.occupied();
     let (forced, quiet) = if tactics.wins[them] != 0 {
+        // With `answers`, facing a lone winning cell (and none of ours), also the
+        // opponent's double-four cells: the attacker may leave its four standing and
+        // make a double four instead, which only taking that cell first stops.
+        let preempt = if answers && tactics.wins[me] == 0 && tactics.wins[them].count_ones() == 1 {
+            tactics.doubles[them]
+        } else {
+            0
+        };
         (
-            tactics.wins[me] | tactics.wins[them] | tactics.captures[me],
+            tactics.wins[me] | tactics.wins[them] | tactics.captures[me] | preempt,
             0,
         )
     } else if tactics.wins[me] != 0 {
-        (tactics.wins[me] | tactics.captures[me], width.min(4))
+        // With `answers`, a lone winning cell's holder also lists its double-four
+        // cells: a second threat instead of the guess the opponent blocks.
+        let second = if answers && tactics.wins[me].count_ones() == 1 {
+            tactics.doubles[me]
+        } else {
+            0
+        };
+        (
+            tactics.wins[me] | tactics.captures[me] | second,
+            width.min(4),
+        )
     } else if strict && tactics.doubles[me] == 0 && tactics.doubles[them] != 0 {
         // Only the opponent can make a double four: take its cells first, capture,
         // or answer with a four of ours; nothing quiet.
@@ -634,7 +652,7 @@ mod tests {
         let t = Tactics::of(&p);
         for color in Color::ALL {
             let plain = candidates(&p, &t, color, 1);
-            let wider = candidates_with(&p, &t, color, 1, (2, false));
+            let wider = candidates_with(&p, &t, color, 1, (2, false, false));
             assert!(
                 plain.iter().all(|c| wider.contains(c)),
                 "{plain:?} {wider:?}"
@@ -653,7 +671,7 @@ mod tests {
             assert!(wider.contains(&best), "{best:?} not in {wider:?}");
         }
         assert_eq!(
-            candidates_with(&p, &t, Color::White, 1, (0, false)),
+            candidates_with(&p, &t, Color::White, 1, (0, false, false)),
             candidates(&p, &t, Color::White, 1)
         );
     }
@@ -677,7 +695,7 @@ mod tests {
         );
         let t = Tactics::of(&p);
         assert_eq!(t.doubles, [0, set(&["b5", "f5"])]);
-        let strict = candidates_with(&p, &t, Color::Black, 4, (0, true));
+        let strict = candidates_with(&p, &t, Color::Black, 4, (0, true, false));
         let cells = CellSet::from_iter(strict.iter().copied()).bits();
         assert_eq!(cells & set(&["b5", "f5"]), set(&["b5", "f5"]));
         assert_eq!(
@@ -692,8 +710,43 @@ mod tests {
         );
         // White, who has the double fours, is not narrowed.
         assert_eq!(
-            candidates_with(&p, &t, Color::White, 4, (0, true)),
+            candidates_with(&p, &t, Color::White, 4, (0, true, false)),
             candidates(&p, &t, Color::White, 4)
         );
+    }
+
+    #[test]
+    fn answers_list_the_double_four_beside_a_lone_winning_cell() {
+        // Black's four a1 b1 c1 d1 leaves one winning cell, e1 (S2, S9); its open
+        // three c5 d5 e5 makes double fours at b5 and f5. White has no line.
+        let p = position(
+            &[
+                ("a1", 'X'),
+                ("b1", 'X'),
+                ("c1", 'X'),
+                ("d1", 'X'),
+                ("c5", 'X'),
+                ("d5", 'X'),
+                ("e5", 'X'),
+                ("h8", 'O'),
+                ("i9", 'O'),
+                ("g7", 'O'),
+            ],
+            "-",
+        );
+        let t = Tactics::of(&p);
+        assert_eq!(t.wins, [set(&["e1"]), 0]);
+        // b5 and f5 make open fours; a5 and g5 make a four beside e1's, two cells
+        // completing five as well.
+        assert_eq!(t.doubles[0], set(&["a5", "b5", "f5", "g5"]));
+        let doubles = t.doubles[0];
+        let bits = |list: Vec<Cell>| CellSet::from_iter(list).bits();
+        for color in Color::ALL {
+            let plain = bits(candidates(&p, &t, color, 0));
+            let answers = bits(candidates_with(&p, &t, color, 0, (0, false, true)));
+            assert_eq!(plain & doubles, 0, "{color:?}");
+            assert_eq!(answers & doubles, doubles, "{color:?}");
+            assert_eq!(answers & !doubles, plain, "{color:?}");
+        }
     }
 }

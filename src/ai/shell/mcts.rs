@@ -106,6 +106,19 @@ pub struct Settings {
     /// Facing the opponent's double four with none of its own, a colour lists only
     /// the answers ([`super::candidates::candidates_with`]'s `strict`).
     pub strict_blocks: bool,
+    /// Where a colour holds a lone winning cell and the other none, both list the
+    /// holder's double-four cells too ([`super::candidates::candidates_with`]'s
+    /// `answers`): the holder may make a second threat instead of the guess, and the
+    /// other may take that cell first.
+    pub threat_answers: bool,
+    /// At the root, each colour's first pick of a forcing line
+    /// ([`super::tactician::forcing_line`], threats answered by forced blocks ending
+    /// in a double threat) joins both colours' candidates: the attacker's start, and
+    /// the cell the defender takes first to break it.
+    pub root_forcing: bool,
+    /// Shares of the final strategy below this (and below half the largest) are
+    /// dropped before the pick is drawn.
+    pub threshold: f64,
     /// Where no colour can win at once, the root's shares are raised to this power
     /// before the pick is drawn (1: the search's mix as it is).
     pub sharpen: u32,
@@ -131,6 +144,9 @@ impl Default for Settings {
             threat_games: false,
             builder_cells: 0,
             strict_blocks: false,
+            threat_answers: false,
+            root_forcing: false,
+            threshold: THRESHOLD,
             sharpen: 1,
             threat_prior: 30.0,
         }
@@ -280,6 +296,7 @@ impl Tree {
         max_nodes: usize,
         rng: Rng,
         buffers: Buffers,
+        extra: u128,
     ) -> Tree {
         let mut tree = Tree {
             settings,
@@ -292,12 +309,18 @@ impl Tree {
             rng,
         };
         tree.nodes.push(Node::fresh(root));
-        tree.expand(0, settings.root_width);
+        tree.expand_with(0, settings.root_width, extra);
         tree
     }
 
     /// Gives node `index` its candidates (both colours) and fresh statistics.
     fn expand(&mut self, index: usize, width: usize) {
+        self.expand_with(index, width, 0);
+    }
+
+    /// [`Tree::expand`], with the empty cells of `extra` added to both colours' lists
+    /// (as threat cells) where missing.
+    fn expand_with(&mut self, index: usize, width: usize, extra: u128) {
         let Some(node) = self.nodes.get(index) else {
             return;
         };
@@ -305,13 +328,26 @@ impl Tree {
         let tactics = Tactics::of(&position);
         let first = self.stats.len() as u32;
         let mut len = [0u8; 2];
-        let lists = candidates_both(
+        let mut lists = candidates_both(
             &position,
             &tactics,
             width,
-            (self.settings.builder_cells, self.settings.strict_blocks),
+            (
+                self.settings.builder_cells,
+                self.settings.strict_blocks,
+                self.settings.threat_answers,
+            ),
         );
-        let threats = tactics.wins[0] | tactics.wins[1] | tactics.doubles[0] | tactics.doubles[1];
+        let extra = extra & BOARD & !position.occupied();
+        for list in &mut lists {
+            for cell in crate::games::shell::CellSet::from_bits(extra) {
+                if !list.contains(&cell) {
+                    list.push(cell);
+                }
+            }
+        }
+        let threats =
+            tactics.wins[0] | tactics.wins[1] | tactics.doubles[0] | tactics.doubles[1] | extra;
         for (color, list) in Color::ALL.into_iter().zip(lists) {
             len[color.index()] = list.len().min(usize::from(u8::MAX)) as u8;
             for cell in list.into_iter().take(usize::from(u8::MAX)) {
@@ -900,14 +936,14 @@ fn solve_root(
 
 /// `weights` normalised, with small shares (below [`THRESHOLD`] and below half the
 /// largest share) dropped and the rest normalised again.
-fn purified(weights: &[(Cell, f64)]) -> Vec<(Cell, f64)> {
+fn purified(weights: &[(Cell, f64)], threshold: f64) -> Vec<(Cell, f64)> {
     let total: f64 = weights.iter().map(|w| w.1.max(0.0)).sum();
     if total <= 0.0 {
         let n = weights.len().max(1) as f64;
         return weights.iter().map(|w| (w.0, 1.0 / n)).collect();
     }
     let largest = weights.iter().map(|w| w.1).fold(0.0, f64::max) / total;
-    let cut = THRESHOLD.min(largest / 2.0);
+    let cut = threshold.min(largest / 2.0);
     let kept: Vec<(Cell, f64)> = weights
         .iter()
         .map(|w| (w.0, w.1.max(0.0) / total))
@@ -990,7 +1026,11 @@ pub fn search_in(
         &tactics,
         color,
         settings.root_width,
-        (settings.builder_cells, settings.strict_blocks),
+        (
+            settings.builder_cells,
+            settings.strict_blocks,
+            settings.threat_answers,
+        ),
     );
     if mine.len() == 1 {
         let cell = *mine.first()?;
@@ -1002,6 +1042,16 @@ pub fn search_in(
             solved_root: false,
         });
     }
+    let extra = if settings.root_forcing && !tactics.is_sharp() {
+        Color::ALL
+            .into_iter()
+            .filter_map(|c| {
+                super::tactician::forcing_line(position, c, super::tactician::THREAT_DEPTH)
+            })
+            .fold(0u128, |m, c| m | c.bit())
+    } else {
+        0
+    };
     let threads = settings.threads.max(1) as usize;
     let per_tree_nodes = (settings.max_nodes / threads).max(1);
     let per_tree_iterations = settings.iterations.div_ceil(threads as u64);
@@ -1013,6 +1063,7 @@ pub fn search_in(
             per_tree_nodes,
             Rng::new(seeds[0]),
             memory.take(),
+            extra,
         );
         vec![grow_tree(tree, per_tree_iterations, limits)]
     } else {
@@ -1021,8 +1072,14 @@ pub fn search_in(
                 .iter()
                 .map(|&seed| {
                     let buffers = memory.take();
-                    let tree =
-                        Tree::new(*position, settings, per_tree_nodes, Rng::new(seed), buffers);
+                    let tree = Tree::new(
+                        *position,
+                        settings,
+                        per_tree_nodes,
+                        Rng::new(seed),
+                        buffers,
+                        extra,
+                    );
                     scope.spawn(move || grow_tree(tree, per_tree_iterations, limits))
                 })
                 .collect();
@@ -1083,7 +1140,7 @@ pub fn search_in(
             w.1 = (w.1.max(0.0) / total).powi(settings.sharpen as i32);
         }
     }
-    let strategy = purified(&weights);
+    let strategy = purified(&weights, settings.threshold);
     let cell = sample(&strategy, rng)?;
     Some(Outcome {
         cell,

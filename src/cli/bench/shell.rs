@@ -78,6 +78,15 @@ pub struct ShellArgs {
     /// Threat games in the search player's tree (shell; off by default).
     #[arg(long)]
     threat_games: bool,
+    /// Lone winning cells' double-four answers in the candidate lists (shell).
+    #[arg(long)]
+    threat_answers: bool,
+    /// Forcing-line first picks in the root's candidate lists (shell).
+    #[arg(long)]
+    root_forcing: bool,
+    /// Shares of the final strategy dropped below this (shell; 0: the default).
+    #[arg(long, default_value_t = 0.0)]
+    threshold: f64,
     /// Regret each node starts its threat cells with (shell; the player's default
     /// when not given, 0 for none).
     #[arg(long)]
@@ -89,6 +98,11 @@ pub struct ShellArgs {
     /// of games against a baseline; both games of a pair share them (shell).
     #[arg(long, default_value_t = 0)]
     opening_turns: u32,
+    /// Print every game the search player does not win to stderr, turn by turn (its
+    /// pick, its strategy, the opponent's pick, the board after), for reading losses
+    /// (shell).
+    #[arg(long)]
+    show_losses: bool,
     /// Games of the exploiter against the search player, and against each
     /// deterministic baseline to calibrate it (shell; 0: no exploiter; when given,
     /// only the exploiter's figures are measured).
@@ -225,6 +239,13 @@ fn settings(args: &ShellArgs) -> Result<Settings> {
         threat_games: args.threat_games,
         builder_cells: args.builder_cells,
         strict_blocks: args.strict_blocks,
+        threat_answers: args.threat_answers,
+        root_forcing: args.root_forcing,
+        threshold: if args.threshold > 0.0 {
+            args.threshold
+        } else {
+            defaults.threshold
+        },
         sharpen: or_default(args.sharpen as usize, defaults.sharpen as usize) as u32,
         threat_prior: args.threat_prior.unwrap_or(defaults.threat_prior),
         exploration: if args.exploration > 0.0 {
@@ -483,8 +504,11 @@ fn play_game(
     rng: &mut Rng,
     iterations: &mut (u64, f64),
     mut position: Position,
+    record: &mut Vec<String>,
 ) -> Outcome {
-    for _ in 0..playout::MAX_TURNS {
+    record.clear();
+    record.push(format!("start {}", position.to_notation()));
+    for turn in 0..playout::MAX_TURNS {
         if position.status().is_over() {
             break;
         }
@@ -510,6 +534,27 @@ fn play_game(
         };
         if position.resolve_turn(black, white).is_err() {
             break;
+        }
+        let strategy: Vec<String> = outcome
+            .strategy
+            .iter()
+            .map(|(c, p)| format!("{c}:{p:.2}"))
+            .collect();
+        record.push(format!(
+            "turn {turn:2} me {} them {other} mix [{}] eggs {}",
+            outcome.cell,
+            strategy.join(" "),
+            position.to_notation().split(' ').nth(1).unwrap_or("-")
+        ));
+        let board = position.to_notation();
+        for row in 0..9 {
+            let line: String = board
+                .chars()
+                .skip(row * 9)
+                .take(9)
+                .flat_map(|c| [c, ' '])
+                .collect();
+            record.push(format!("   {} {line}", row + 1));
         }
     }
     // A game cut short (no pick, or the turn cap) counts as drawn.
@@ -576,6 +621,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
         let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
         let mut iterations = (0u64, 0.0f64);
         let started = Instant::now();
+        let mut record = Vec::new();
         for game in 0..args.games {
             let color = if game % 2 == 0 {
                 Color::Black
@@ -591,7 +637,18 @@ pub fn run(args: &ShellArgs) -> Result<()> {
                 &mut rng,
                 &mut iterations,
                 opening,
+                &mut record,
             );
+            if args.show_losses && outcome.winner() != Some(color) {
+                eprintln!(
+                    "game {game} vs {} as {color:?}: {:?}",
+                    opponent.name(),
+                    outcome.winner()
+                );
+                for line in &record {
+                    eprintln!("  {line}");
+                }
+            }
             match outcome.winner() {
                 Some(winner) if winner == color => wins += 1,
                 Some(_) => losses += 1,

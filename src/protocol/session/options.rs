@@ -36,6 +36,9 @@ pub struct Options {
     /// What the Shell: the power the search's root shares are raised to in quiet
     /// positions before the pick is drawn.
     pub shell_sharpen: u32,
+    /// What the Shell: the share (per cent) below which a cell of the search's final
+    /// strategy is dropped before the pick is drawn (and below half the largest).
+    pub shell_threshold: u32,
     /// Othello: at this many empties or fewer the player solves exactly.
     pub endgame: u32,
     /// Othello: the midgame evaluation.
@@ -67,6 +70,8 @@ impl Default for Options {
             shell_builders: ai_default_builders(),
             shell_strict_blocks: crate::ai::shell::Settings::default().strict_blocks,
             shell_sharpen: crate::ai::shell::Settings::default().sharpen,
+            shell_threshold: (crate::ai::shell::Settings::default().threshold * 100.0).round()
+                as u32,
             endgame: 20,
             evaluation: Evaluation::Pattern,
             gogui_rows: false,
@@ -83,7 +88,7 @@ fn ai_default_builders() -> usize {
 }
 
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 17] = [
+pub const OPTION_NAMES: [&str; 18] = [
     "movetime",
     "depth",
     "threads",
@@ -94,6 +99,7 @@ pub const OPTION_NAMES: [&str; 17] = [
     "shell_builders",
     "shell_blocks",
     "shell_sharpen",
+    "shell_threshold",
     "player",
     "endgame",
     "eval",
@@ -168,6 +174,7 @@ impl Options {
             }
             "shell_builders" => self.shell_builders = number(name, value, 0, 8)?,
             "shell_sharpen" => self.shell_sharpen = number(name, value, 1, 8)?,
+            "shell_threshold" => self.shell_threshold = number(name, value, 1, 50)?,
             "shell_blocks" => self.shell_strict_blocks = switch(name, value, "open", "strict")?,
             "endgame" => self.endgame = number(name, value, 0, 60)?,
             "eval" => {

@@ -96,6 +96,7 @@ pub fn search(
         builder_cells: options.shell_builders,
         strict_blocks: options.shell_strict_blocks,
         sharpen: options.shell_sharpen,
+        threshold: f64::from(options.shell_threshold) / 100.0,
         ..Settings::default()
     };
     let mut fresh = ai::shell::Memory::default();

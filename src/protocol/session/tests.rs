@@ -172,3 +172,17 @@ fn the_hunter_option_picks_the_battleship_hunter() {
     assert!(ask(&mut session, "set_option placement_prior border").is_err());
     assert_eq!(session.options, options);
 }
+
+#[test]
+fn shell_threshold_takes_a_share_in_per_cent_and_refuses_others() {
+    let (mut session, color) = started(GameKind::Shell, "default");
+    assert_eq!(session.options.shell_threshold, 5);
+    ok(&mut session, "set_option shell_threshold 35");
+    assert_eq!(session.options.shell_threshold, 35);
+    let options = session.options.clone();
+    assert!(ask(&mut session, "set_option shell_threshold 0").is_err());
+    assert!(ask(&mut session, "set_option shell_threshold 51").is_err());
+    assert_eq!(session.options, options);
+    let answer = ok(&mut session, &format!("genmove {}", color.name()));
+    assert_eq!(answer.len(), 2, "{answer}");
+}
