@@ -925,6 +925,28 @@ mod tests {
         }
     }
 
+    /// One game of the quick hunter with `settings` on a random fleet drawn with
+    /// `seed`: it never fires at a known cell and ends with every ship sunk at 20
+    /// hits; its shots.
+    fn play_game(seed: u64, settings: &Settings) -> Vec<Cell> {
+        let mut rng = Rng::new(seed);
+        let fleet = random_fleet(&mut rng);
+        let mut view = View::new();
+        let mut cells = Vec::new();
+        let free = Limits::depth(1);
+        while !view.all_sunk() && cells.len() < 100 {
+            let Some(cell) = hunt(&view, &mut rng, &free, settings) else {
+                break;
+            };
+            assert!(view.is_open(cell), "fired at a known cell {cell}");
+            assert!(view.record_judged(&fleet, cell).is_ok());
+            cells.push(cell);
+        }
+        assert!(view.all_sunk());
+        assert_eq!(view.hits(), 20);
+        cells
+    }
+
     #[test]
     fn quick_hunter_with_particles_sinks_fleets_and_is_deterministic_per_seed() {
         let settings = Settings {
@@ -934,24 +956,7 @@ mod tests {
             model: Model::Room,
             particles: 40,
         };
-        let play = |seed: u64| {
-            let mut rng = Rng::new(seed);
-            let fleet = random_fleet(&mut rng);
-            let mut view = View::new();
-            let mut cells = Vec::new();
-            let free = Limits::depth(1);
-            while !view.all_sunk() && cells.len() < 100 {
-                let Some(cell) = hunt(&view, &mut rng, &free, &settings) else {
-                    break;
-                };
-                assert!(view.is_open(cell), "fired at a known cell {cell}");
-                assert!(view.record_judged(&fleet, cell).is_ok());
-                cells.push(cell);
-            }
-            assert!(view.all_sunk());
-            assert_eq!(view.hits(), 20);
-            cells
-        };
+        let play = |seed: u64| play_game(seed, &settings);
         assert_eq!(play(6), play(6));
         assert_ne!(play(6), play(7));
     }
@@ -965,24 +970,7 @@ mod tests {
             model: Model::Room,
             particles: 0,
         };
-        let play = |seed: u64| {
-            let mut rng = Rng::new(seed);
-            let fleet = random_fleet(&mut rng);
-            let mut view = View::new();
-            let mut cells = Vec::new();
-            let free = Limits::depth(1);
-            while !view.all_sunk() && cells.len() < 100 {
-                let Some(cell) = hunt(&view, &mut rng, &free, &settings) else {
-                    break;
-                };
-                assert!(view.is_open(cell), "fired at a known cell {cell}");
-                assert!(view.record_judged(&fleet, cell).is_ok());
-                cells.push(cell);
-            }
-            assert!(view.all_sunk());
-            assert_eq!(view.hits(), 20);
-            cells
-        };
+        let play = |seed: u64| play_game(seed, &settings);
         assert_eq!(play(3), play(3));
         assert_ne!(play(3), play(4));
     }

@@ -32,7 +32,7 @@
 
 use std::sync::OnceLock;
 
-use crate::games::battleship::{Cell, Fleet, ShotResult, View};
+use crate::games::battleship::{Cell, Fleet, ShipType, ShotResult, View};
 use crate::rng::Rng;
 
 use super::hunter::{Belief, HIT_VALUE};
@@ -278,9 +278,6 @@ pub const DECAY: f64 = 0.97;
 pub const PRIOR: f64 = 1.0;
 /// The games the posterior keeps (older ones weigh under `DECAY^MEMORY`).
 pub const MEMORY: usize = 200;
-/// Ship cells per length (index `len - 1`): four boats, three destroyers, two
-/// cruisers, one battleship (B2).
-const SHIP_CELLS: [f64; 4] = [4.0, 6.0, 6.0, 4.0];
 
 /// Belief over the mixture of styles an opponent places its fleets by at one table:
 /// the mixture weights `w` (a share per style) have a Dirichlet prior ([`PRIOR`]
@@ -381,16 +378,12 @@ impl Posterior {
     /// current Dirichlet, then the Dirichlet from the prior plus the weighted
     /// responsibilities.
     fn fit(&mut self) {
-        let n = self.games.len();
         for _ in 0..200 {
             let total = digamma(self.alpha.iter().sum());
             let elog = self.alpha.map(|a| digamma(a) - total);
             let mut next = [PRIOR; STYLES];
             let mut weight = 1.0;
-            for g in (0..n).rev() {
-                let Some(logs) = self.games.get(g) else {
-                    continue;
-                };
+            for logs in self.games.iter().rev() {
                 let mut joint = [0.0; STYLES];
                 for ((j, e), l) in joint.iter_mut().zip(elog).zip(logs) {
                     *j = e + l;
@@ -454,7 +447,9 @@ impl Tilt {
             let mut l = [[0.0; 100]; 4];
             let mut occupied = [0.0; 100];
             for (len, ((rr, ll), shares)) in r.iter_mut().zip(l.iter_mut()).zip(maps).enumerate() {
-                let cells = SHIP_CELLS.get(len).copied().unwrap_or(0.0);
+                // A fleet's ship cells of this length (B2).
+                let cells =
+                    ShipType::from_len(len + 1).map_or(0.0, |k| (k.len() * k.count()) as f64);
                 for (i, ((x, y), &share)) in
                     rr.iter_mut().zip(ll.iter_mut()).zip(shares).enumerate()
                 {
@@ -505,12 +500,12 @@ impl Tilt {
         }
         let mut logs = self.prior.map(|p| p.max(1e-300).ln());
         let wounded = view.wounded();
-        let misses: Vec<usize> = view
-            .shots()
-            .iter()
-            .filter(|s| s.result == ShotResult::Miss)
-            .map(|s| s.cell.index())
-            .collect();
+        let misses = || {
+            view.shots()
+                .iter()
+                .filter(|s| s.result == ShotResult::Miss)
+                .map(|s| s.cell.index())
+        };
         for (s, log) in logs.iter_mut().enumerate() {
             let (Some(shares), Some(ship), Some(water)) = (
                 self.log_share.get(s),
@@ -527,7 +522,7 @@ impl Tilt {
                     .sum();
                 *log += sum / sunk.len() as f64;
             }
-            for &i in &misses {
+            for i in misses() {
                 *log += water.get(i).copied().unwrap_or(0.0);
             }
             for group in &wounded {
@@ -707,6 +702,16 @@ mod tests {
         assert!(weights.iter().all(|&w| w > 0.1 && w < 0.7), "{weights:?}");
     }
 
+    /// The battleship of `fleet`.
+    fn battleship_of(fleet: &Fleet) -> crate::games::battleship::Ship {
+        fleet
+            .ships()
+            .iter()
+            .copied()
+            .find(|s| s.len() == 4)
+            .unwrap()
+    }
+
     /// Fires at the cells of `ship` in `fleet` (it must be one of the fleet's).
     fn sink(view: &mut View, fleet: &Fleet, ship: crate::games::battleship::Ship) {
         for cell in ship.cells() {
@@ -720,12 +725,7 @@ mod tests {
         assert_eq!(tilt.game_posterior(&View::new()), [1.0 / 3.0; STYLES]);
         let mut rng = Rng::new(5);
         let fleet = Style::Border.sample(&mut rng);
-        let battleship = fleet
-            .ships()
-            .iter()
-            .copied()
-            .find(|s| s.len() == 4)
-            .unwrap();
+        let battleship = battleship_of(&fleet);
         let on_border = |c: Cell| c.col() == 0 || c.col() == 9 || c.row() == 0 || c.row() == 9;
         assert!(battleship.cells().all(on_border), "{battleship:?}");
         let mut view = View::new();
@@ -741,12 +741,7 @@ mod tests {
         // A battleship sunk in the middle moves it away from border.
         let inner = Fleet::parse("D4-G4 A1-A3 J1-J3 A6-A7 J6-J7 C9-D9 F10 H10 J10 H8");
         let inner = inner.unwrap();
-        let big = inner
-            .ships()
-            .iter()
-            .copied()
-            .find(|s| s.len() == 4)
-            .unwrap();
+        let big = battleship_of(&inner);
         let mut view = View::new();
         sink(&mut view, &inner, big);
         let q = tilt.game_posterior(&view);
