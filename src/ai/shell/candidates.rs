@@ -339,7 +339,7 @@ pub fn near_cells(position: &Position) -> u128 {
 /// Empty when the game is over or the board is full.
 #[must_use]
 pub fn candidates(position: &Position, tactics: &Tactics, color: Color, width: usize) -> Vec<Cell> {
-    candidates_with(position, tactics, color, width, (0, false, false))
+    candidates_with(position, tactics, color, width, ListOptions::default())
 }
 
 /// Weights of the steep line-window score ([`candidates_with`]'s builder cells): a
@@ -347,21 +347,32 @@ pub fn candidates(position: &Position, tactics: &Tactics, color: Color, width: u
 const STEEP_OWN: [i32; 5] = [1, 10, 100, 1_000, 10_000];
 const STEEP_THEIRS: [i32; 5] = [0, 8, 80, 800, 8_000];
 
-/// [`candidates`], with two options. Where quiet cells are listed, also the best
-/// `builders` cells
-/// by the steep score of a one-ply threat-builder ([`STEEP_OWN`]) that the list
-/// lacks: the cells such a player would pick, so that the search models them for
-/// the opponent (and weighs them for itself) even where its own blended score ranks
-/// them lower. When `strict`, a colour facing a double four of the opponent's (and
-/// with none of its own) lists only the opponent's double-four cells, both colours'
-/// captures and its own four-making cells ([`four_cells`]), no quiet cell.
+/// The options of [`candidates_with`]; the default lists as [`candidates`] does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ListOptions {
+    /// Where quiet cells are listed, also the best this many cells by the steep
+    /// score of a one-ply threat-builder ([`STEEP_OWN`]) that the list lacks: the
+    /// cells such a player would pick, so that the search models them for the
+    /// opponent (and weighs them for itself) even where its own blended score ranks
+    /// them lower.
+    pub builders: usize,
+    /// A colour facing a double four of the opponent's (and with none of its own)
+    /// lists only the opponent's double-four cells, both colours' captures and its
+    /// own four-making cells ([`four_cells`]), no quiet cell.
+    pub strict: bool,
+    /// Where a colour holds a lone winning cell (and the other none), both colours
+    /// also list the holder's double-four cells.
+    pub answers: bool,
+}
+
+/// [`candidates`], with [`ListOptions`].
 #[must_use]
 pub fn candidates_with(
     position: &Position,
     tactics: &Tactics,
     color: Color,
     width: usize,
-    options: (usize, bool, bool),
+    options: ListOptions,
 ) -> Vec<Cell> {
     let scores = window_scores(position, color);
     candidates_scored(position, tactics, color, width, options, &scores)
@@ -374,7 +385,7 @@ pub fn candidates_both(
     position: &Position,
     tactics: &Tactics,
     width: usize,
-    options: (usize, bool, bool),
+    options: ListOptions,
 ) -> [Vec<Cell>; 2] {
     let scores = window_scores_both(position);
     Color::ALL.map(|color| {
@@ -389,7 +400,11 @@ fn candidates_scored(
     tactics: &Tactics,
     color: Color,
     width: usize,
-    (builders, strict, answers): (usize, bool, bool),
+    ListOptions {
+        builders,
+        strict,
+        answers,
+    }: ListOptions,
     scores: &[i32; 81],
 ) -> Vec<Cell> {
     if position.status().is_over() {
@@ -652,7 +667,16 @@ mod tests {
         let t = Tactics::of(&p);
         for color in Color::ALL {
             let plain = candidates(&p, &t, color, 1);
-            let wider = candidates_with(&p, &t, color, 1, (2, false, false));
+            let wider = candidates_with(
+                &p,
+                &t,
+                color,
+                1,
+                ListOptions {
+                    builders: 2,
+                    ..ListOptions::default()
+                },
+            );
             assert!(
                 plain.iter().all(|c| wider.contains(c)),
                 "{plain:?} {wider:?}"
@@ -671,13 +695,18 @@ mod tests {
             assert!(wider.contains(&best), "{best:?} not in {wider:?}");
         }
         assert_eq!(
-            candidates_with(&p, &t, Color::White, 1, (0, false, false)),
+            candidates_with(&p, &t, Color::White, 1, ListOptions::default()),
             candidates(&p, &t, Color::White, 1)
         );
     }
 
     #[test]
     fn strict_lists_answer_a_double_four_without_quiet_cells() {
+        const STRICT: ListOptions = ListOptions {
+            builders: 0,
+            strict: true,
+            answers: false,
+        };
         // White's open three c5 d5 e5 (b5 and f5 make open fours); black has a
         // three of its own with one end spoiled: g1 h1 i1 is no window, so black's
         // d8 e8 f8 (c8 and g8 make fours, b8... too) gives four-making cells only.
@@ -695,7 +724,7 @@ mod tests {
         );
         let t = Tactics::of(&p);
         assert_eq!(t.doubles, [0, set(&["b5", "f5"])]);
-        let strict = candidates_with(&p, &t, Color::Black, 4, (0, true, false));
+        let strict = candidates_with(&p, &t, Color::Black, 4, STRICT);
         let cells = CellSet::from_iter(strict.iter().copied()).bits();
         assert_eq!(cells & set(&["b5", "f5"]), set(&["b5", "f5"]));
         assert_eq!(
@@ -710,7 +739,7 @@ mod tests {
         );
         // White, who has the double fours, is not narrowed.
         assert_eq!(
-            candidates_with(&p, &t, Color::White, 4, (0, true, false)),
+            candidates_with(&p, &t, Color::White, 4, STRICT),
             candidates(&p, &t, Color::White, 4)
         );
     }
@@ -743,7 +772,16 @@ mod tests {
         let bits = |list: Vec<Cell>| CellSet::from_iter(list).bits();
         for color in Color::ALL {
             let plain = bits(candidates(&p, &t, color, 0));
-            let answers = bits(candidates_with(&p, &t, color, 0, (0, false, true)));
+            let answers = bits(candidates_with(
+                &p,
+                &t,
+                color,
+                0,
+                ListOptions {
+                    answers: true,
+                    ..ListOptions::default()
+                },
+            ));
             assert_eq!(plain & doubles, 0, "{color:?}");
             assert_eq!(answers & doubles, doubles, "{color:?}");
             assert_eq!(answers & !doubles, plain, "{color:?}");

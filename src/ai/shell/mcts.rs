@@ -32,7 +32,9 @@
 
 use std::thread;
 
-use super::candidates::{Tactics, candidates_both, candidates_with, capture_cells, five_holes};
+use super::candidates::{
+    ListOptions, Tactics, candidates_both, candidates_with, capture_cells, five_holes,
+};
 use super::matrix;
 use super::playout;
 use crate::ai::Limits;
@@ -128,6 +130,17 @@ pub struct Settings {
     /// points more than none against windows, windows4, windows5 and the tactician
     /// over 960 games (docs/shell-player.md).
     pub threat_prior: f64,
+}
+
+impl Settings {
+    /// The candidate lists' options these settings ask for.
+    fn list_options(&self) -> ListOptions {
+        ListOptions {
+            builders: self.builder_cells,
+            strict: self.strict_blocks,
+            answers: self.threat_answers,
+        }
+    }
 }
 
 impl Default for Settings {
@@ -328,16 +341,7 @@ impl Tree {
         let tactics = Tactics::of(&position);
         let first = self.stats.len() as u32;
         let mut len = [0u8; 2];
-        let mut lists = candidates_both(
-            &position,
-            &tactics,
-            width,
-            (
-                self.settings.builder_cells,
-                self.settings.strict_blocks,
-                self.settings.threat_answers,
-            ),
-        );
+        let mut lists = candidates_both(&position, &tactics, width, self.settings.list_options());
         let extra = extra & BOARD & !position.occupied();
         for list in &mut lists {
             for cell in crate::games::shell::CellSet::from_bits(extra) {
@@ -1026,11 +1030,7 @@ pub fn search_in(
         &tactics,
         color,
         settings.root_width,
-        (
-            settings.builder_cells,
-            settings.strict_blocks,
-            settings.threat_answers,
-        ),
+        settings.list_options(),
     );
     if mine.len() == 1 {
         let cell = *mine.first()?;
