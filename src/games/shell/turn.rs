@@ -11,7 +11,7 @@
 
 use std::fmt;
 
-use super::cell::{Cell, CellSet, Dir};
+use super::cell::{CELL_COUNT, Cell, CellSet, Dir};
 use super::position::{Position, Stone};
 use crate::games::{Color, Status};
 
@@ -217,12 +217,95 @@ impl StepSink for CaptureTally {
     }
 }
 
+/// The capture pattern (S5) of a new turtle on one cell in one direction: the two
+/// cells it would flank and the cell of the turtle that must close the flank. Both are
+/// zero when the closing cell is off the board, so the pattern never matches.
+#[derive(Clone, Copy)]
+struct Ray {
+    flank: u128,
+    closer: u128,
+}
+
+/// Per cell, its eight rays in the order of [`Dir::ALL`] (the forward four first), and
+/// the mask of its up to eight neighbours (no ray matches unless a neighbour is taken).
+struct Rays {
+    rays: [[Ray; 8]; CELL_COUNT],
+    neighbours: [u128; CELL_COUNT],
+}
+
+const RAYS: Rays = {
+    let mut table = Rays {
+        rays: [[Ray {
+            flank: 0,
+            closer: 0,
+        }; 8]; CELL_COUNT],
+        neighbours: [0; CELL_COUNT],
+    };
+    let mut index = 0;
+    while index < CELL_COUNT {
+        let mut d = 0;
+        while d < Dir::ALL.len() {
+            let dir = Dir::ALL[d];
+            // `find_captures` tells the forward rays by their place.
+            assert!(dir.is_forward() == (d < Dir::FORWARD.len()));
+            let one = dir.shift(1u128 << index);
+            let two = dir.shift(one);
+            let three = dir.shift(two);
+            table.neighbours[index] |= one;
+            if three != 0 {
+                table.rays[index][d] = Ray {
+                    flank: one | two,
+                    closer: three,
+                };
+            }
+            d += 1;
+        }
+        index += 1;
+    }
+    table
+};
+
 /// S5/S6 for one colour: the number of captures made by the new turtles `new` of a
 /// colour whose turtles are `own`, on a board whose occupied cells are `occupied`,
 /// and the mask of the stones they flank. A flank whose far end is also a new turtle
 /// is counted only from its forward end (S5 RULING).
+///
+/// New turtles are few (two placed, or the eggs of one step's claims), so each is
+/// checked along its own eight rays from a table.
 #[inline]
 fn find_captures(new: u128, own: u128, occupied: u128) -> (u32, u128) {
+    let others = occupied & !own;
+    let mut count = 0;
+    let mut flanked = 0;
+    let mut rest = new;
+    while rest != 0 {
+        let index = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let (Some(rays), Some(&neighbours)) = (RAYS.rays.get(index), RAYS.neighbours.get(index))
+        else {
+            break;
+        };
+        if others & neighbours == 0 {
+            continue;
+        }
+        for (d, ray) in rays.iter().enumerate() {
+            // Dir::ALL lists the forward directions first.
+            if others & ray.flank == ray.flank
+                && own & ray.closer != 0
+                && (d < Dir::FORWARD.len() || new & ray.closer == 0)
+            {
+                count += 1;
+                flanked |= ray.flank;
+            }
+        }
+    }
+    (count, flanked)
+}
+
+/// [`find_captures`] over whole masks, shifted once per direction: the plain reading
+/// of S5/S6 the table version is checked against.
+#[cfg(test)]
+pub(super) fn find_captures_plain(new: u128, own: u128, occupied: u128) -> (u32, u128) {
     if new == 0 {
         return (0, 0);
     }
@@ -329,7 +412,7 @@ impl Position {
     /// S5–S8: runs capture steps from the new turtles `new` (black, white) until a step
     /// captures nothing. The new turtles must already be on the board.
     pub(crate) fn settle<S: StepSink>(&mut self, mut new: [u128; 2], sink: &mut S) {
-        while new != [0, 0] {
+        while new[0] | new[1] != 0 {
             // S7: both colours' captures on the board as it stands, before removal.
             let occupied = self.occupied();
             let (by_black, flanked_black) = find_captures(new[0], self.black, occupied);
@@ -345,14 +428,11 @@ impl Position {
             ];
             self.black &= !flanked;
             self.white &= !flanked;
-            self.forget_eggs(flanked);
             // S8: claims take the oldest remaining eggs; equal claims vanish them,
             // the surplus hatches for the side with more; missing eggs are lost.
             let both = by_black.min(by_white) as usize;
             let surplus = by_black.abs_diff(by_white) as usize;
-            let vanished = self.oldest_eggs(0, both);
-            let hatched = self.oldest_eggs(both, surplus);
-            self.forget_eggs(vanished | hatched);
+            let [vanished, hatched] = self.claim_eggs(flanked, both, surplus);
             new = [0, 0];
             if hatched != 0 {
                 let color = if by_black > by_white {
@@ -372,6 +452,57 @@ impl Position {
                 hatched: hatched_sets,
                 vanished: CellSet::from_bits(vanished),
             });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::games::shell::cell::BOARD;
+    use crate::games::shell::testing::played_positions;
+
+    proptest! {
+        #[test]
+        fn table_captures_agree_with_the_plain_reading_on_any_masks(
+            a in any::<u128>(),
+            b in any::<u128>(),
+            c in any::<u128>(),
+            sparse in any::<bool>(),
+        ) {
+            // Dense or sparse own turtles, new ones among them or anywhere.
+            let own = if sparse { a & b } else { a } & BOARD;
+            let occupied = own | (b & BOARD);
+            for new in [own & c & (c >> 3), own & c, c & BOARD, own] {
+                prop_assert_eq!(
+                    find_captures(new, own, occupied),
+                    find_captures_plain(new, own, occupied)
+                );
+            }
+        }
+
+        #[test]
+        fn table_captures_agree_with_the_plain_reading_on_played_boards(seed in any::<u64>()) {
+            for position in played_positions(seed, 60) {
+                let occupied = position.occupied();
+                for color in [Color::Black, Color::White] {
+                    let own = position.turtle_mask(color);
+                    // Every empty cell as a lone new turtle, then with a second one.
+                    let mut previous = 0;
+                    for cell in position.empty_cells() {
+                        let new = cell.bit() | previous;
+                        let (own, occupied) = (own | new, occupied | new);
+                        prop_assert_eq!(
+                            find_captures(new, own, occupied),
+                            find_captures_plain(new, own, occupied),
+                            "{:?} {}", position, cell
+                        );
+                        previous = cell.bit();
+                    }
+                }
+            }
         }
     }
 }
