@@ -246,7 +246,7 @@ impl Position {
     }
 
     /// The status S9 gives these counts of winning turtles on this board.
-    fn status_from(&self, black: u32, white: u32) -> Status {
+    pub(super) fn status_from(&self, black: u32, white: u32) -> Status {
         if black > white {
             Status::BlackWins
         } else if white > black {

@@ -226,21 +226,12 @@ struct Ray {
     closer: u128,
 }
 
-/// Per cell, its eight rays in the order of [`Dir::ALL`] (the forward four first), and
-/// the mask of its up to eight neighbours (no ray matches unless a neighbour is taken).
-struct Rays {
-    rays: [[Ray; 8]; CELL_COUNT],
-    neighbours: [u128; CELL_COUNT],
-}
-
-const RAYS: Rays = {
-    let mut table = Rays {
-        rays: [[Ray {
-            flank: 0,
-            closer: 0,
-        }; 8]; CELL_COUNT],
-        neighbours: [0; CELL_COUNT],
-    };
+/// Per cell index, its eight rays in the order of [`Dir::ALL`] (the forward four first).
+const RAYS: [[Ray; 8]; CELL_COUNT] = {
+    let mut table = [[Ray {
+        flank: 0,
+        closer: 0,
+    }; 8]; CELL_COUNT];
     let mut index = 0;
     while index < CELL_COUNT {
         let mut d = 0;
@@ -251,9 +242,8 @@ const RAYS: Rays = {
             let one = dir.shift(1u128 << index);
             let two = dir.shift(one);
             let three = dir.shift(two);
-            table.neighbours[index] |= one;
             if three != 0 {
-                table.rays[index][d] = Ray {
+                table[index][d] = Ray {
                     flank: one | two,
                     closer: three,
                 };
@@ -272,20 +262,17 @@ const RAYS: Rays = {
 ///
 /// New turtles are few (two placed, or the eggs of one step's claims), so each is
 /// checked along its own eight rays from a table.
-#[inline]
+#[inline(always)]
 fn find_captures(new: u128, own: u128, occupied: u128) -> (u32, u128) {
     let others = occupied & !own;
     let mut count = 0;
     let mut flanked = 0;
-    let mut rest = new;
-    while rest != 0 {
-        let index = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let (Some(rays), Some(&neighbours)) = (RAYS.rays.get(index), RAYS.neighbours.get(index))
-        else {
+    for cell in CellSet::from_bits(new) {
+        // No ray matches unless a neighbour holds a stone not ours.
+        let Some(rays) = RAYS.get(cell.index()) else {
             break;
         };
-        if others & neighbours == 0 {
+        if others & cell.neighbours() == 0 {
             continue;
         }
         for (d, ray) in rays.iter().enumerate() {
@@ -396,29 +383,48 @@ impl Position {
         sink: &mut S,
     ) -> Result<(), TurnError> {
         self.check_turn(black, white)?;
+        let before = self.status;
         if black == white {
-            // S4: an egg, the newest; no capture, no hatching.
+            // S4: an egg, the newest; no capture, no hatching. S9: the turtles are as
+            // they were, and so are the counts (equal, the game being on): only a full
+            // board changes the status, to a draw.
             self.lay_egg(black);
-        } else {
-            self.black |= black.bit();
-            self.white |= white.bit();
-            self.settle([black.bit(), white.bit()], sink);
+            if self.is_full() {
+                self.status = Status::Draw;
+            }
+            return Ok(());
         }
-        // S9: only now, after the turn has settled.
-        self.settle_status();
+        self.black |= black.bit();
+        self.white |= white.bit();
+        let hatched = self.settle([black.bit(), white.bit()], sink);
+        // S9: only now, after the turn has settled. With no line before the turn and no
+        // egg hatched, a line now must hold a placed turtle and one of its neighbours.
+        let may_line =
+            |own: u128, cell: Cell| own & cell.bit() != 0 && own & cell.neighbours() != 0;
+        if before == Status::Ongoing
+            && !hatched
+            && !may_line(self.black, black)
+            && !may_line(self.white, white)
+        {
+            self.status = self.status_from(0, 0);
+        } else {
+            self.settle_status();
+        }
         Ok(())
     }
 
     /// S5–S8: runs capture steps from the new turtles `new` (black, white) until a step
-    /// captures nothing. The new turtles must already be on the board.
-    pub(crate) fn settle<S: StepSink>(&mut self, mut new: [u128; 2], sink: &mut S) {
+    /// captures nothing. The new turtles must already be on the board. True when some
+    /// egg hatched.
+    pub(crate) fn settle<S: StepSink>(&mut self, mut new: [u128; 2], sink: &mut S) -> bool {
+        let mut hatched_any = false;
         while new[0] | new[1] != 0 {
             // S7: both colours' captures on the board as it stands, before removal.
             let occupied = self.occupied();
             let (by_black, flanked_black) = find_captures(new[0], self.black, occupied);
             let (by_white, flanked_white) = find_captures(new[1], self.white, occupied);
             if by_black + by_white == 0 {
-                return;
+                break;
             }
             let flanked = flanked_black | flanked_white;
             let captured = [
@@ -435,6 +441,7 @@ impl Position {
             let [vanished, hatched] = self.claim_eggs(flanked, both, surplus);
             new = [0, 0];
             if hatched != 0 {
+                hatched_any = true;
                 let color = if by_black > by_white {
                     Color::Black
                 } else {
@@ -453,6 +460,7 @@ impl Position {
                 vanished: CellSet::from_bits(vanished),
             });
         }
+        hatched_any
     }
 }
 
@@ -463,6 +471,7 @@ mod tests {
     use super::*;
     use crate::games::shell::cell::BOARD;
     use crate::games::shell::testing::played_positions;
+    use crate::rng::Rng;
 
     proptest! {
         #[test]
@@ -480,6 +489,47 @@ mod tests {
                     find_captures(new, own, occupied),
                     find_captures_plain(new, own, occupied)
                 );
+            }
+        }
+
+        #[test]
+        fn the_status_after_a_turn_is_the_one_the_counts_give(
+            seed in any::<u64>(),
+            a in any::<u128>(),
+            b in any::<u128>(),
+            c in any::<u128>(),
+        ) {
+            let mut rng = Rng::new(seed);
+            let mut positions = played_positions(seed, 80);
+            // A crowded board too (a quarter empty), where lines and chains are common.
+            let mut crowded = Position::new();
+            crowded.black = a & !b & BOARD;
+            crowded.white = !a & b & BOARD;
+            for cell in CellSet::from_bits(a & b & c) {
+                crowded.lay_egg(cell);
+            }
+            crowded.settle_status();
+            if !crowded.status().is_over() {
+                positions.push(crowded);
+            }
+            for position in positions {
+                let empty: Vec<Cell> = position.empty_cells().iter().collect();
+                for _ in 0..8 {
+                    let (Some(&black), Some(&white)) = (rng.choose(&empty), rng.choose(&empty))
+                    else {
+                        break;
+                    };
+                    // A collision a quarter of the time.
+                    let white = if rng.below(4) == 0 { black } else { white };
+                    let mut after = position;
+                    if after.resolve_turn_quiet(black, white).is_ok() {
+                        prop_assert_eq!(
+                            after.status(),
+                            after.status_from_counts(),
+                            "{:?} {} {}", position, black, white
+                        );
+                    }
+                }
             }
         }
 
