@@ -12,7 +12,7 @@
 use std::fmt;
 
 use super::cell::{CELL_COUNT, Cell, CellSet, Dir};
-use super::position::{Position, Stone};
+use super::position::{Position, Stone, has_five};
 use crate::games::{Color, Status};
 
 /// Why a turn was refused. The position is unchanged.
@@ -255,6 +255,22 @@ const RAYS: [[Ray; 8]; CELL_COUNT] = {
     table
 };
 
+/// Per cell index, the union of its rays' closing cells: no ray matches unless one of
+/// them holds a turtle of ours.
+const CLOSERS: [u128; CELL_COUNT] = {
+    let mut table = [0u128; CELL_COUNT];
+    let mut index = 0;
+    while index < CELL_COUNT {
+        let mut d = 0;
+        while d < Dir::ALL.len() {
+            table[index] |= RAYS[index][d].closer;
+            d += 1;
+        }
+        index += 1;
+    }
+    table
+};
+
 /// S5/S6 for one colour: the number of captures made by the new turtles `new` of a
 /// colour whose turtles are `own`, on a board whose occupied cells are `occupied`,
 /// and the mask of the stones they flank. A flank whose far end is also a new turtle
@@ -268,11 +284,13 @@ fn find_captures(new: u128, own: u128, occupied: u128) -> (u32, u128) {
     let mut count = 0;
     let mut flanked = 0;
     for cell in CellSet::from_bits(new) {
-        // No ray matches unless a neighbour holds a stone not ours.
-        let Some(rays) = RAYS.get(cell.index()) else {
+        // No ray matches unless a neighbour holds a stone not ours and a closing cell
+        // holds one of ours.
+        let (Some(rays), Some(&closers)) = (RAYS.get(cell.index()), CLOSERS.get(cell.index()))
+        else {
             break;
         };
-        if others & cell.neighbours() == 0 {
+        if others & cell.neighbours() == 0 || own & closers == 0 {
             continue;
         }
         for (d, ray) in rays.iter().enumerate() {
@@ -398,13 +416,15 @@ impl Position {
         self.white |= white.bit();
         let hatched = self.settle([black.bit(), white.bit()], sink);
         // S9: only now, after the turn has settled. With no line before the turn and no
-        // egg hatched, a line now must hold a placed turtle and one of its neighbours.
-        let may_line =
-            |own: u128, cell: Cell| own & cell.bit() != 0 && own & cell.neighbours() != 0;
+        // egg hatched, a line now must hold a placed turtle and one of its neighbours;
+        // only a colour with such a turtle is looked at.
+        let has_line = |own: u128, cell: Cell| {
+            own & cell.bit() != 0 && own & cell.neighbours() != 0 && has_five(own)
+        };
         if before == Status::Ongoing
             && !hatched
-            && !may_line(self.black, black)
-            && !may_line(self.white, white)
+            && !has_line(self.black, black)
+            && !has_line(self.white, white)
         {
             self.status = self.status_from(0, 0);
         } else {
