@@ -8,6 +8,11 @@
 //! (S9), the egg queue matches the egg cells, and a report never holds more steps than
 //! [`MAX_STEPS`] (each step with a capture removes at least two stones from at most 81,
 //! so a turn has at most 40 such steps).
+//!
+//! Captures are read from a per-cell table of rays; the win check counts winning
+//! turtles only when a five can be there (none before the turn and nothing hatched:
+//! only next to a placed turtle). The plain readings they replace are kept for the
+//! tests, which check that both agree.
 
 use std::fmt;
 
