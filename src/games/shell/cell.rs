@@ -91,7 +91,28 @@ impl Cell {
     pub(crate) const fn bit(self) -> u128 {
         1u128 << self.0
     }
+
+    /// The mask of the up to eight cells next to this one (rows, columns, diagonals).
+    #[must_use]
+    pub(crate) fn neighbours(self) -> u128 {
+        NEIGHBOURS.get(self.index()).copied().unwrap_or(0)
+    }
 }
+
+/// Per cell index, [`Cell::neighbours`].
+const NEIGHBOURS: [u128; CELL_COUNT] = {
+    let mut table = [0u128; CELL_COUNT];
+    let mut index = 0;
+    while index < CELL_COUNT {
+        let mut d = 0;
+        while d < Dir::ALL.len() {
+            table[index] |= Dir::ALL[d].shift(1u128 << index);
+            d += 1;
+        }
+        index += 1;
+    }
+    table
+};
 
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -291,6 +312,21 @@ mod tests {
         }
         assert_eq!(Cell::new(9, 0), None);
         assert_eq!(Cell::from_index(81), None);
+    }
+
+    #[test]
+    fn neighbours_are_the_cells_one_step_away() {
+        for cell in Cell::ALL {
+            let expected: CellSet = Cell::ALL
+                .into_iter()
+                .filter(|other| {
+                    other != &cell
+                        && other.col().abs_diff(cell.col()) <= 1
+                        && other.row().abs_diff(cell.row()) <= 1
+                })
+                .collect();
+            assert_eq!(CellSet::from_bits(cell.neighbours()), expected, "{cell}");
+        }
     }
 
     #[test]

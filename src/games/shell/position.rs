@@ -136,6 +136,28 @@ fn cells_in_fives(mask: u128) -> u128 {
     lined
 }
 
+/// The cells n of `mask` with n, n+d, …, n+4d all in `mask`, `back` being −d: the
+/// starts of its fives along d. Inlined with a constant `back`, so every shift is a
+/// plain one.
+#[inline(always)]
+fn five_starts(mask: u128, back: Dir) -> u128 {
+    // n and n+d in the mask, then n…n+3d, then n…n+4d.
+    let two = mask & back.shift(mask);
+    let four = two & back.shift(back.shift(two));
+    four & back.shift(four)
+}
+
+/// True when `mask` holds some line of five or more (S9): the cheap test that lets
+/// [`Position::status_from_board`] skip the counts while nobody has a line.
+#[inline]
+pub(super) fn has_five(mask: u128) -> bool {
+    five_starts(mask, Dir::West)
+        | five_starts(mask, Dir::North)
+        | five_starts(mask, Dir::NorthWest)
+        | five_starts(mask, Dir::NorthEast)
+        != 0
+}
+
 impl Position {
     /// The empty board, ongoing.
     #[must_use]
@@ -217,8 +239,14 @@ impl Position {
     /// The status the board implies (S9 with its draw RULING).
     #[must_use]
     pub fn status_from_board(&self) -> Status {
-        let black = self.winning_turtles(Color::Black);
-        let white = self.winning_turtles(Color::White);
+        if !has_five(self.black) && !has_five(self.white) {
+            return self.status_from(0, 0);
+        }
+        self.status_from_counts()
+    }
+
+    /// The status S9 gives these counts of winning turtles on this board.
+    pub(super) fn status_from(&self, black: u32, white: u32) -> Status {
         if black > white {
             Status::BlackWins
         } else if white > black {
@@ -230,6 +258,15 @@ impl Position {
         } else {
             Status::Ongoing
         }
+    }
+
+    /// [`Position::status_from_board`] from both counts, always taken: the plain reading
+    /// that the shortcut for boards without a line skips.
+    pub(super) fn status_from_counts(&self) -> Status {
+        self.status_from(
+            self.winning_turtles(Color::Black),
+            self.winning_turtles(Color::White),
+        )
     }
 
     pub(crate) fn occupied(&self) -> u128 {
@@ -260,28 +297,54 @@ impl Position {
         }
     }
 
-    /// Drops from the queue the eggs whose cells are in `gone`, keeping the others'
-    /// order, and clears them from the egg mask.
-    pub(crate) fn forget_eggs(&mut self, gone: u128) {
-        if gone & self.eggs == 0 {
-            return;
-        }
+    /// S8's claims on the queue in one pass: drops the eggs in `captured`, then of the
+    /// others, oldest first, the next `vanish` vanish and the `hatch` after them hatch
+    /// (fewer when the queue runs out). The kept eggs keep their order; the vanished
+    /// and the hatched leave the egg mask and are returned as masks, in that order.
+    pub(crate) fn claim_eggs(&mut self, captured: u128, vanish: usize, hatch: usize) -> [u128; 2] {
+        let mut taken = [0u128; 2];
         let len = usize::from(self.queue_len);
+        let mut claims = 0;
         let mut kept = 0;
         for i in 0..len {
             let cell = self.queue[i];
-            if gone & cell.bit() == 0 {
+            let bit = cell.bit();
+            if captured & bit != 0 {
+                continue;
+            }
+            if claims < vanish + hatch {
+                taken[usize::from(claims >= vanish)] |= bit;
+                claims += 1;
+            } else {
                 self.queue[kept] = cell;
                 kept += 1;
             }
         }
         self.queue_len = kept as u8;
+        self.eggs &= !(captured | taken[0] | taken[1]);
+        taken
+    }
+
+    /// Drops from the queue the eggs whose cells are in `gone`, keeping the others'
+    /// order, and clears them from the egg mask: with [`Position::oldest_eggs`], the
+    /// plain reading of S8 that [`Position::claim_eggs`] is checked against.
+    #[cfg(test)]
+    fn forget_eggs(&mut self, gone: u128) {
+        let kept: Vec<Cell> = self
+            .eggs()
+            .iter()
+            .copied()
+            .filter(|cell| gone & cell.bit() == 0)
+            .collect();
+        self.queue[..kept.len()].copy_from_slice(&kept);
+        self.queue_len = kept.len() as u8;
         self.eggs &= !gone;
     }
 
     /// The mask of the `n` oldest eggs after skipping the `skip` oldest (fewer when the
     /// queue runs out).
-    pub(crate) fn oldest_eggs(&self, skip: usize, n: usize) -> u128 {
+    #[cfg(test)]
+    fn oldest_eggs(&self, skip: usize, n: usize) -> u128 {
         self.eggs()
             .iter()
             .skip(skip)
@@ -338,7 +401,71 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+    use crate::games::shell::testing::played_positions;
+
+    proptest! {
+        #[test]
+        fn claims_in_one_pass_agree_with_forgetting_then_taking_the_oldest(
+            seed in any::<u64>(),
+            gone in any::<u128>(),
+            vanish in 0usize..6,
+            hatch in 0usize..6,
+        ) {
+            for position in played_positions(seed, 80) {
+                // Some eggs captured (and other cells, as a flank mask has them).
+                let captured = gone & (position.eggs | position.black);
+                let mut fast = position;
+                let taken = fast.claim_eggs(captured, vanish, hatch);
+                let mut plain = position;
+                plain.forget_eggs(captured);
+                let vanished = plain.oldest_eggs(0, vanish);
+                let hatched = plain.oldest_eggs(vanish, hatch);
+                plain.forget_eggs(vanished | hatched);
+                prop_assert_eq!(taken, [vanished, hatched]);
+                prop_assert_eq!(fast.eggs(), plain.eggs());
+                prop_assert_eq!(fast.eggs, plain.eggs);
+            }
+        }
+
+        #[test]
+        fn has_five_says_whether_some_cell_is_in_a_five(
+            a in any::<u128>(),
+            b in any::<u128>(),
+            c in any::<u128>(),
+        ) {
+            // Half, a quarter and an eighth of the cells.
+            for mask in [a, a & b, a & b & c] {
+                let mask = mask & BOARD;
+                prop_assert_eq!(has_five(mask), cells_in_fives(mask) != 0);
+            }
+        }
+
+        #[test]
+        fn status_shortcut_agrees_with_the_counts(
+            seed in any::<u64>(),
+            a in any::<u128>(),
+            b in any::<u128>(),
+            c in any::<u128>(),
+        ) {
+            let mut positions = played_positions(seed, 80);
+            // Crowded boards too, full ones among them, where lines are common.
+            let black = a & BOARD;
+            let white = !a & b & BOARD;
+            for eggs in [!a & !b & c & BOARD, !a & !b & BOARD] {
+                positions.push(Position { black, white, eggs, ..Position::new() });
+            }
+            for position in positions {
+                prop_assert_eq!(
+                    position.status_from_board(),
+                    position.status_from_counts(),
+                    "{:?}", position
+                );
+            }
+        }
+    }
 
     #[test]
     fn s9_line_masks_need_five_in_a_row() {

@@ -8,11 +8,16 @@
 //! (S9), the egg queue matches the egg cells, and a report never holds more steps than
 //! [`MAX_STEPS`] (each step with a capture removes at least two stones from at most 81,
 //! so a turn has at most 40 such steps).
+//!
+//! Captures are read from a per-cell table of rays; the win check counts winning
+//! turtles only when a five can be there (none before the turn and nothing hatched:
+//! only next to a placed turtle). The plain readings they replace are kept for the
+//! tests, which check that both agree.
 
 use std::fmt;
 
-use super::cell::{Cell, CellSet, Dir};
-use super::position::{Position, Stone};
+use super::cell::{CELL_COUNT, Cell, CellSet, Dir};
+use super::position::{Position, Stone, has_five};
 use crate::games::{Color, Status};
 
 /// Why a turn was refused. The position is unchanged.
@@ -217,12 +222,100 @@ impl StepSink for CaptureTally {
     }
 }
 
+/// The capture pattern (S5) of a new turtle on one cell in one direction: the two
+/// cells it would flank and the cell of the turtle that must close the flank. Both are
+/// zero when the closing cell is off the board, so the pattern never matches.
+#[derive(Clone, Copy)]
+struct Ray {
+    flank: u128,
+    closer: u128,
+}
+
+/// Per cell index, its eight rays in the order of [`Dir::ALL`] (the forward four first).
+const RAYS: [[Ray; 8]; CELL_COUNT] = {
+    let mut table = [[Ray {
+        flank: 0,
+        closer: 0,
+    }; 8]; CELL_COUNT];
+    let mut index = 0;
+    while index < CELL_COUNT {
+        let mut d = 0;
+        while d < Dir::ALL.len() {
+            let dir = Dir::ALL[d];
+            // `find_captures` tells the forward rays by their place.
+            assert!(dir.is_forward() == (d < Dir::FORWARD.len()));
+            let one = dir.shift(1u128 << index);
+            let two = dir.shift(one);
+            let three = dir.shift(two);
+            if three != 0 {
+                table[index][d] = Ray {
+                    flank: one | two,
+                    closer: three,
+                };
+            }
+            d += 1;
+        }
+        index += 1;
+    }
+    table
+};
+
+/// Per cell index, the union of its rays' closing cells: no ray matches unless one of
+/// them holds a turtle of ours.
+const CLOSERS: [u128; CELL_COUNT] = {
+    let mut table = [0u128; CELL_COUNT];
+    let mut index = 0;
+    while index < CELL_COUNT {
+        let mut d = 0;
+        while d < Dir::ALL.len() {
+            table[index] |= RAYS[index][d].closer;
+            d += 1;
+        }
+        index += 1;
+    }
+    table
+};
+
 /// S5/S6 for one colour: the number of captures made by the new turtles `new` of a
 /// colour whose turtles are `own`, on a board whose occupied cells are `occupied`,
 /// and the mask of the stones they flank. A flank whose far end is also a new turtle
 /// is counted only from its forward end (S5 RULING).
-#[inline]
+///
+/// New turtles are few (two placed, or the eggs of one step's claims), so each is
+/// checked along its own eight rays from a table.
+#[inline(always)]
 fn find_captures(new: u128, own: u128, occupied: u128) -> (u32, u128) {
+    let others = occupied & !own;
+    let mut count = 0;
+    let mut flanked = 0;
+    for cell in CellSet::from_bits(new) {
+        // No ray matches unless a neighbour holds a stone not ours and a closing cell
+        // holds one of ours.
+        let (Some(rays), Some(&closers)) = (RAYS.get(cell.index()), CLOSERS.get(cell.index()))
+        else {
+            break;
+        };
+        if others & cell.neighbours() == 0 || own & closers == 0 {
+            continue;
+        }
+        for (d, ray) in rays.iter().enumerate() {
+            // Dir::ALL lists the forward directions first.
+            if others & ray.flank == ray.flank
+                && own & ray.closer != 0
+                && (d < Dir::FORWARD.len() || new & ray.closer == 0)
+            {
+                count += 1;
+                flanked |= ray.flank;
+            }
+        }
+    }
+    (count, flanked)
+}
+
+/// [`find_captures`] over whole masks, shifted once per direction: the plain reading
+/// of S5/S6 the table version is checked against.
+#[cfg(test)]
+pub(super) fn find_captures_plain(new: u128, own: u128, occupied: u128) -> (u32, u128) {
     if new == 0 {
         return (0, 0);
     }
@@ -313,29 +406,50 @@ impl Position {
         sink: &mut S,
     ) -> Result<(), TurnError> {
         self.check_turn(black, white)?;
+        let before = self.status;
         if black == white {
-            // S4: an egg, the newest; no capture, no hatching.
+            // S4: an egg, the newest; no capture, no hatching. S9: the turtles are as
+            // they were, and so are the counts (equal, the game being on): only a full
+            // board changes the status, to a draw.
             self.lay_egg(black);
-        } else {
-            self.black |= black.bit();
-            self.white |= white.bit();
-            self.settle([black.bit(), white.bit()], sink);
+            if self.is_full() {
+                self.status = Status::Draw;
+            }
+            return Ok(());
         }
-        // S9: only now, after the turn has settled.
-        self.settle_status();
+        self.black |= black.bit();
+        self.white |= white.bit();
+        let hatched = self.settle([black.bit(), white.bit()], sink);
+        // S9: only now, after the turn has settled. With no line before the turn and no
+        // egg hatched, a line now must hold a placed turtle and one of its neighbours;
+        // only a colour with such a turtle is looked at.
+        let has_line = |own: u128, cell: Cell| {
+            own & cell.bit() != 0 && own & cell.neighbours() != 0 && has_five(own)
+        };
+        if before == Status::Ongoing
+            && !hatched
+            && !has_line(self.black, black)
+            && !has_line(self.white, white)
+        {
+            self.status = self.status_from(0, 0);
+        } else {
+            self.settle_status();
+        }
         Ok(())
     }
 
     /// S5–S8: runs capture steps from the new turtles `new` (black, white) until a step
-    /// captures nothing. The new turtles must already be on the board.
-    pub(crate) fn settle<S: StepSink>(&mut self, mut new: [u128; 2], sink: &mut S) {
-        while new != [0, 0] {
+    /// captures nothing. The new turtles must already be on the board. True when some
+    /// egg hatched.
+    pub(crate) fn settle<S: StepSink>(&mut self, mut new: [u128; 2], sink: &mut S) -> bool {
+        let mut hatched_any = false;
+        while new[0] | new[1] != 0 {
             // S7: both colours' captures on the board as it stands, before removal.
             let occupied = self.occupied();
             let (by_black, flanked_black) = find_captures(new[0], self.black, occupied);
             let (by_white, flanked_white) = find_captures(new[1], self.white, occupied);
             if by_black + by_white == 0 {
-                return;
+                break;
             }
             let flanked = flanked_black | flanked_white;
             let captured = [
@@ -345,16 +459,14 @@ impl Position {
             ];
             self.black &= !flanked;
             self.white &= !flanked;
-            self.forget_eggs(flanked);
             // S8: claims take the oldest remaining eggs; equal claims vanish them,
             // the surplus hatches for the side with more; missing eggs are lost.
             let both = by_black.min(by_white) as usize;
             let surplus = by_black.abs_diff(by_white) as usize;
-            let vanished = self.oldest_eggs(0, both);
-            let hatched = self.oldest_eggs(both, surplus);
-            self.forget_eggs(vanished | hatched);
+            let [vanished, hatched] = self.claim_eggs(flanked, both, surplus);
             new = [0, 0];
             if hatched != 0 {
+                hatched_any = true;
                 let color = if by_black > by_white {
                     Color::Black
                 } else {
@@ -372,6 +484,100 @@ impl Position {
                 hatched: hatched_sets,
                 vanished: CellSet::from_bits(vanished),
             });
+        }
+        hatched_any
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::games::shell::cell::BOARD;
+    use crate::games::shell::testing::played_positions;
+    use crate::rng::Rng;
+
+    proptest! {
+        #[test]
+        fn table_captures_agree_with_the_plain_reading_on_any_masks(
+            a in any::<u128>(),
+            b in any::<u128>(),
+            c in any::<u128>(),
+            sparse in any::<bool>(),
+        ) {
+            // Dense or sparse own turtles, new ones among them or anywhere.
+            let own = if sparse { a & b } else { a } & BOARD;
+            let occupied = own | (b & BOARD);
+            for new in [own & c & (c >> 3), own & c, c & BOARD, own] {
+                prop_assert_eq!(
+                    find_captures(new, own, occupied),
+                    find_captures_plain(new, own, occupied)
+                );
+            }
+        }
+
+        #[test]
+        fn the_status_after_a_turn_is_the_one_the_counts_give(
+            seed in any::<u64>(),
+            a in any::<u128>(),
+            b in any::<u128>(),
+            c in any::<u128>(),
+        ) {
+            let mut rng = Rng::new(seed);
+            let mut positions = played_positions(seed, 80);
+            // A crowded board too (a quarter empty), where lines and chains are common.
+            let mut crowded = Position::new();
+            crowded.black = a & !b & BOARD;
+            crowded.white = !a & b & BOARD;
+            for cell in CellSet::from_bits(a & b & c) {
+                crowded.lay_egg(cell);
+            }
+            crowded.settle_status();
+            if !crowded.status().is_over() {
+                positions.push(crowded);
+            }
+            for position in positions {
+                let empty: Vec<Cell> = position.empty_cells().iter().collect();
+                for _ in 0..8 {
+                    let (Some(&black), Some(&white)) = (rng.choose(&empty), rng.choose(&empty))
+                    else {
+                        break;
+                    };
+                    // A collision a quarter of the time.
+                    let white = if rng.below(4) == 0 { black } else { white };
+                    let mut after = position;
+                    if after.resolve_turn_quiet(black, white).is_ok() {
+                        prop_assert_eq!(
+                            after.status(),
+                            after.status_from_counts(),
+                            "{:?} {} {}", position, black, white
+                        );
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn table_captures_agree_with_the_plain_reading_on_played_boards(seed in any::<u64>()) {
+            for position in played_positions(seed, 60) {
+                let occupied = position.occupied();
+                for color in [Color::Black, Color::White] {
+                    let own = position.turtle_mask(color);
+                    // Every empty cell as a lone new turtle, then with a second one.
+                    let mut previous = 0;
+                    for cell in position.empty_cells() {
+                        let new = cell.bit() | previous;
+                        let (own, occupied) = (own | new, occupied | new);
+                        prop_assert_eq!(
+                            find_captures(new, own, occupied),
+                            find_captures_plain(new, own, occupied),
+                            "{:?} {}", position, cell
+                        );
+                        previous = cell.bit();
+                    }
+                }
+            }
         }
     }
 }
