@@ -3,15 +3,19 @@
 //!
 //! The release build is portable (no `-C target-cpu`), so `count_ones`,
 //! `trailing_zeros` and `x & (x - 1)` compile to long generic sequences and nothing
-//! is vectorised for AVX2. A hot recursion is therefore compiled twice by
+//! is vectorised for AVX2. A hot recursion is therefore compiled three times by
 //! `isa_copies!`: a portable copy, and on x86_64 a copy with the x86-64-v3
-//! integer and vector features enabled (`popcnt`, `lzcnt`, `bmi1`, `bmi2`, `avx2`).
+//! integer and vector features enabled (`popcnt`, `lzcnt`, `bmi1`, `bmi2`, `avx2`)
+//! and one that adds AVX-512 on 256-bit registers (`avx512f`, `avx512vl`,
+//! `avx512cd`: mask registers, three-input logic, per-lane leading-zero counts).
 //! A `#[target_feature]` function only speeds up the code inlined into it, so every
 //! recursive function of a hot path must be inside the copy; the small kernels it
 //! calls (`flips`, `moves`, …) are `#[inline]` and get inlined into each copy.
 //!
-//! The features are detected once per process ([`Isa::detected`]); the feature copy
-//! is only entered after that detection said yes.
+//! The features are detected once per process ([`Isa::detected`]); a feature copy
+//! is only entered after that detection said yes. The environment variable
+//! `TABULA_ISA` (`portable`, `x86-64-v3` or `x86-64-v4`) caps the choice, for
+//! comparing the copies on one machine; it never selects a copy the CPU lacks.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,17 +29,33 @@ pub enum Isa {
     /// x86-64-v3). Only ever constructed after the features were detected.
     #[cfg(target_arch = "x86_64")]
     X86_64V3,
+    /// [`Isa::X86_64V3`] with `avx512f`, `avx512vl` and `avx512cd` (a subset of
+    /// x86-64-v4). Only ever constructed after the features were detected.
+    #[cfg(target_arch = "x86_64")]
+    X86_64V4,
 }
 
 impl Isa {
-    /// The best instruction set this machine supports, detected once.
+    /// The best instruction set this machine supports (at most the one named by
+    /// `TABULA_ISA`), detected once.
     #[must_use]
     pub fn detected() -> Isa {
         static DETECTED: OnceLock<Isa> = OnceLock::new();
-        *DETECTED.get_or_init(Isa::detect)
+        *DETECTED.get_or_init(|| {
+            let cap = std::env::var("TABULA_ISA").ok();
+            Isa::detect(cap.as_deref())
+        })
     }
 
-    fn detect() -> Isa {
+    /// The best instruction set of this CPU, at most `cap` where that names one
+    /// (an unknown name caps nothing).
+    fn detect(cap: Option<&str>) -> Isa {
+        let rank = |isa: Isa| Isa::all().iter().position(|&known| known == isa);
+        let limit = cap
+            .and_then(Isa::named)
+            .and_then(rank)
+            .unwrap_or(usize::MAX);
+        let mut best = Isa::Portable;
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("popcnt")
             && std::arch::is_x86_feature_detected!("lzcnt")
@@ -44,20 +64,56 @@ impl Isa {
             && std::arch::is_x86_feature_detected!("avx2")
         {
             FAST_BIT_GATHER.store(!slow_bit_gather(), Ordering::Relaxed);
-            return Isa::X86_64V3;
+            best = Isa::X86_64V3;
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512vl")
+                && std::arch::is_x86_feature_detected!("avx512cd")
+            {
+                best = Isa::X86_64V4;
+            }
         }
-        Isa::Portable
+        let available = rank(best).unwrap_or(0);
+        Isa::all()[available.min(limit)]
     }
 
-    /// Every instruction set this machine can run, the portable one first (for tests
-    /// that compare the copies).
+    /// Every instruction set this build has copies for, in order.
+    fn all() -> &'static [Isa] {
+        &[
+            Isa::Portable,
+            #[cfg(target_arch = "x86_64")]
+            Isa::X86_64V3,
+            #[cfg(target_arch = "x86_64")]
+            Isa::X86_64V4,
+        ]
+    }
+
+    /// The instruction set `TABULA_ISA` names with `name`.
+    fn named(name: &str) -> Option<Isa> {
+        Isa::all()
+            .iter()
+            .copied()
+            .find(|isa| isa.name() == name.trim())
+    }
+
+    /// The name of the instruction set, as `TABULA_ISA` takes it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Isa::X86_64V3 => "x86-64-v3",
+            #[cfg(target_arch = "x86_64")]
+            Isa::X86_64V4 => "x86-64-v4",
+        }
+    }
+
+    /// Every instruction set this machine can run (up to the detected one), the
+    /// portable one first (for tests that compare the copies).
     #[must_use]
     pub fn available() -> Vec<Isa> {
-        let mut all = vec![Isa::Portable];
-        if Isa::detected() != Isa::Portable {
-            all.push(Isa::detected());
-        }
-        all
+        let all = Isa::all();
+        let detected = all.iter().position(|&isa| isa == Isa::detected());
+        all[..=detected.unwrap_or(0)].to_vec()
     }
 }
 
@@ -107,13 +163,14 @@ fn cpu_family(signature: u32) -> u32 {
 }
 
 /// Instantiates `$items!` once per instruction set, as `mod portable` and, on
-/// x86_64, `mod x86_64_v3` whose functions carry `#[target_feature]`. `$items!`
-/// takes the name of the copy (`portable` or `x86_64_v3`: a kernel module with
-/// per-copy functions, such as [`crate::games::othello::bitboard::x86_64_v3`], has a
-/// submodule of that name) and the attributes to put on each function, and expands
-/// to functions. Calling into `x86_64_v3` needs `unsafe` and is sound only after
-/// [`Isa::detected`] returned [`Isa::X86_64V3`]. The feature list here must match
-/// [`Isa::detect`].
+/// x86_64, `mod x86_64_v3` and `mod x86_64_v4` whose functions carry
+/// `#[target_feature]`. `$items!` takes the name of the copy (`portable`,
+/// `x86_64_v3` or `x86_64_v4`: a kernel module with per-copy functions, such as
+/// [`crate::games::othello::bitboard::x86_64_v3`], has a submodule of that name)
+/// and the attributes to put on each function, and expands to functions. Calling
+/// into `x86_64_v3` (`x86_64_v4`) needs `unsafe` and is sound only after
+/// [`Isa::detected`] returned [`Isa::X86_64V3`] or [`Isa::X86_64V4`] (only
+/// [`Isa::X86_64V4`]). The feature lists here must match [`Isa::detect`].
 macro_rules! isa_copies {
     ($items:ident) => {
         mod portable {
@@ -126,6 +183,14 @@ macro_rules! isa_copies {
             #[allow(clippy::wildcard_imports)]
             use super::*;
             $items!(x86_64_v3 #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+        }
+        #[cfg(target_arch = "x86_64")]
+        mod x86_64_v4 {
+            #[allow(clippy::wildcard_imports)]
+            use super::*;
+            $items!(x86_64_v4 #[target_feature(
+                enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd"
+            )]);
         }
     };
 }
@@ -141,6 +206,9 @@ macro_rules! dispatch {
             // `is_x86_feature_detected!` found every feature the copy enables.
             #[cfg(target_arch = "x86_64")]
             $crate::cpu::Isa::X86_64V3 => unsafe { x86_64_v3::$function($($argument),*) },
+            // SAFETY: as above, with the AVX-512 features of the copy.
+            #[cfg(target_arch = "x86_64")]
+            $crate::cpu::Isa::X86_64V4 => unsafe { x86_64_v4::$function($($argument),*) },
         }
     };
 }
@@ -174,6 +242,20 @@ mod tests {
         assert_eq!(cpu_family(0x00A0_0F11), 0x19);
         assert_eq!(cpu_family(0x00B0_0F20), 0x1A);
         assert_eq!(cpu_family(0x0009_06EA), 6);
+    }
+
+    #[test]
+    fn the_named_cap_never_raises_the_detected_instruction_set() {
+        let best = Isa::detect(None);
+        assert_eq!(Isa::detect(Some("portable")), Isa::Portable);
+        assert_eq!(Isa::detect(Some("no such set")), best);
+        for &isa in Isa::all() {
+            let capped = Isa::detect(Some(isa.name()));
+            let rank = |isa: Isa| Isa::all().iter().position(|&known| known == isa);
+            assert_eq!(rank(capped), rank(isa).min(rank(best)), "{isa:?}");
+        }
+        assert_eq!(Isa::available().first(), Some(&Isa::Portable));
+        assert_eq!(Isa::available().last(), Some(&Isa::detected()));
     }
 
     #[cfg(target_os = "linux")]

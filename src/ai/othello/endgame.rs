@@ -18,7 +18,7 @@
 //!   stability cut-off from 4 empties; 4 empties have a function of their own
 //!   (`last4`).
 //! - the last two empties unrolled, and the very last one counted without making the
-//!   move (`last1`).
+//!   move (`last1!`).
 //!
 //! The recursion is compiled once per instruction set from one source
 //! (`search_functions!`, see [`crate::cpu`]); [`Solver`] runs the copy for the
@@ -254,8 +254,8 @@ macro_rules! stability_cut {
         if alpha < stability_threshold(n) {
             None
         } else {
-            // SAFETY: the x86-64-v3 copy runs only where its features (`bmi2`
-            // among them) were detected; the portable function is safe.
+            // SAFETY: the x86-64-v3 and v4 copies run only where their features
+            // (`bmi2` among them) were detected; the portable function is safe.
             #[allow(unused_unsafe)]
             let stable = unsafe { stable_discs_with_edges(board.opponent, board.player, edges) };
             let bound = 64 - 2 * stable.count_ones() as i32;
@@ -271,6 +271,31 @@ macro_rules! stability_cut {
 #[inline(always)]
 fn stability_threshold(n: u32) -> i32 {
     if n <= 4 { 4 } else { n as i32 / 2 + 2 }
+}
+
+/// The score when the side to move of `$board` (one empty square, `$square`) plays
+/// it, or passes and the opponent plays it, or neither can. A macro for the same
+/// reason as [`last2!`]: as an `#[inline]` function of a copy the compiler stops
+/// inlining it into [`last2!`] once its flip count changes shape, and each call
+/// then pays for the call.
+macro_rules! last1 {
+    ($board:expr, $square:expr) => {{
+        let (board, square): (&Board, u32) = ($board, $square);
+        let mine = board.player.count_ones() as i32;
+        let flipped = last_flip_count(board.player, square) as i32;
+        if flipped > 0 {
+            2 * (mine + flipped + 1) - 64
+        } else {
+            let flipped = last_flip_count(board.opponent, square) as i32;
+            if flipped > 0 {
+                2 * (mine - flipped) - 64
+            } else if 2 * mine > 63 {
+                2 * mine - 62
+            } else {
+                2 * mine - 64
+            }
+        }
+    }};
 }
 
 /// The score of the last two empties `$first` and `$second` (lower first) of
@@ -289,7 +314,7 @@ macro_rules! last2 {
             let flipped = flips(player, opponent, first);
             if flipped != 0 {
                 solver.nodes += 1;
-                best = -last1(&board.after(first, flipped), second);
+                best = -last1!(&board.after(first, flipped), second);
                 if best >= beta {
                     break 'last2 best;
                 }
@@ -297,7 +322,7 @@ macro_rules! last2 {
             let flipped = flips(player, opponent, second);
             if flipped != 0 {
                 solver.nodes += 1;
-                best = best.max(-last1(&board.after(second, flipped), first));
+                best = best.max(-last1!(&board.after(second, flipped), first));
             }
             if best > LOSS {
                 break 'last2 best;
@@ -308,7 +333,7 @@ macro_rules! last2 {
             let flipped = flips(opponent, player, first);
             if flipped != 0 {
                 solver.nodes += 1;
-                theirs = -last1(&passed.after(first, flipped), second);
+                theirs = -last1!(&passed.after(first, flipped), second);
                 if theirs >= -alpha {
                     break 'last2 -theirs;
                 }
@@ -316,7 +341,7 @@ macro_rules! last2 {
             let flipped = flips(opponent, player, second);
             if flipped != 0 {
                 solver.nodes += 1;
-                theirs = theirs.max(-last1(&passed.after(second, flipped), first));
+                theirs = theirs.max(-last1!(&passed.after(second, flipped), first));
             }
             if theirs > LOSS {
                 -theirs
@@ -372,28 +397,6 @@ macro_rules! search_functions {
     ($isa:ident $(#[$feature:meta])*) => {
         use crate::games::othello::bitboard::$isa::{flips, last_flip_count, moves};
         use crate::games::othello::properties::$isa::stable_discs_with_edges;
-
-        /// The score when the side to move of `board` (one empty square, `square`) plays it,
-        /// or passes and the opponent plays it, or neither can.
-        $(#[$feature])*
-        #[inline]
-        fn last1(board: &Board, square: u32) -> i32 {
-            let mine = board.player.count_ones() as i32;
-            let flipped = last_flip_count(board.player, square) as i32;
-            if flipped > 0 {
-                return 2 * (mine + flipped + 1) - 64;
-            }
-            let flipped = last_flip_count(board.opponent, square) as i32;
-            if flipped > 0 {
-                return 2 * (mine - flipped) - 64;
-            }
-            if 2 * mine > 63 {
-                2 * mine - 62
-            } else {
-                2 * mine - 64
-            }
-        }
-
 
         /// The fastest-first key of the move to `square` leading to `next` (the
         /// opponent to move, with the legal moves `replies`): lower is searched
@@ -772,7 +775,7 @@ macro_rules! search_functions {
                 }
                 1 => {
                     solver.nodes += 1;
-                    return last1(board, empty.trailing_zeros());
+                    return last1!(board, empty.trailing_zeros());
                 }
                 2 => {
                     let first = empty.trailing_zeros();
@@ -876,7 +879,7 @@ macro_rules! search_functions {
         $(#[$feature])*
         #[inline]
         fn play(board: &Board, square: u32) -> Option<Board> {
-            if NEIGHBOURS[square as usize] & board.opponent == 0 {
+            if NEIGHBOURS[square as usize & 63] & board.opponent == 0 {
                 return None;
             }
             let flipped = flips(board.player, board.opponent, square);

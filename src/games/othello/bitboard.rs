@@ -8,8 +8,8 @@
 //!
 //! The hot recursions (perft, the endgame solver) are compiled once per instruction
 //! set ([`crate::cpu`]) and take [`moves`] and [`flips`] from the submodule named
-//! after their copy: [`portable`] (these) or [`x86_64_v3`] (the same results from
-//! AVX2 lanes). [`last_flip_count`] counts the flips of a game's last move from
+//! after their copy: [`portable`] (these), [`x86_64_v3`] (the same results from
+//! AVX2 lanes) or [`x86_64_v4`] (AVX-512 on the same lanes). [`last_flip_count`] counts the flips of a game's last move from
 //! table lookups (the x86-64-v3 copy gathers each line into its byte with `pext`).
 
 /// Opponent discs that may lie inside a horizontal or diagonal run: not on column a
@@ -129,8 +129,8 @@ pub fn flips(player: u64, opponent: u64, square: u32) -> u64 {
 /// that line (bit `i`: square `i` of the line), the discs flipped by a move at that
 /// position when every other square of the line is held by the opponent. A square
 /// beyond the board's edge reads as an opponent disc with nothing after it, so it
-/// never closes a run.
-const LINE_FLIPS: [[u8; 256]; 8] = {
+/// never closes a run. A static, so that [`LAST_LINES`] can point into it.
+static LINE_FLIPS: [[u8; 256]; 8] = {
     let mut table = [[0u8; 256]; 8];
     let mut position = 0;
     while position < 8 {
@@ -209,13 +209,17 @@ pub fn last_flip_count(player: u64, square: u32) -> u32 {
 }
 
 /// For each square, the four lines through it as `pext` masks (its row, column,
-/// diagonal and anti-diagonal) and the square's position on each line once the
-/// line's squares are gathered lowest first. A line shorter than eight squares
-/// gathers to zeros beyond its end: opponent discs that close no run, as
-/// [`LINE_FLIPS`] reads squares beyond the edge.
+/// diagonal and anti-diagonal) and, for each, the row of [`LINE_FLIPS`] for the
+/// square's position on that line once the line's squares are gathered lowest
+/// first (a reference, so that a look-up is one load and one indexed read). A line
+/// shorter than eight squares gathers to zeros beyond its end: opponent discs that
+/// close no run, as [`LINE_FLIPS`] reads squares beyond the edge.
 #[cfg(target_arch = "x86_64")]
-const LAST_LINES: [([u64; 4], [u8; 4]); 64] = {
-    let mut table = [([0u64; 4], [0u8; 4]); 64];
+static LAST_LINES: [LastLines; 64] = {
+    let mut table = [LastLines {
+        masks: [0; 4],
+        flips: [&LINE_FLIPS[0]; 4],
+    }; 64];
     let mut square = 0;
     while square < 64 {
         let (row, column) = (square / 8, square % 8);
@@ -226,17 +230,25 @@ const LAST_LINES: [([u64; 4], [u8; 4]); 64] = {
             DIAGONALS[square][0],
             DIAGONALS[square][1],
         ];
-        let mut positions = [0u8; 4];
         let mut line = 0;
         while line < 4 {
-            positions[line] = (masks[line] & (bit - 1)).count_ones() as u8;
+            let position = (masks[line] & (bit - 1)).count_ones() as usize;
+            table[square].flips[line] = &LINE_FLIPS[position];
             line += 1;
         }
-        table[square] = (masks, positions);
+        table[square].masks = masks;
         square += 1;
     }
     table
 };
+
+/// One square's entry of [`LAST_LINES`].
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct LastLines {
+    masks: [u64; 4],
+    flips: [&'static [u8; 256]; 4],
+}
 
 /// The kernels of the portable copy of a hot recursion (see [`crate::cpu`]): the
 /// plain ones.
@@ -257,12 +269,12 @@ pub mod x86_64_v3 {
         _mm256_setzero_si256, _mm256_sllv_epi64, _mm256_srlv_epi64, _mm256_sub_epi64, _pext_u64,
     };
 
-    use super::{INNER, LAST_LINES, LINE_FLIPS, RAYS};
+    use super::{INNER, LAST_LINES, RAYS};
 
     /// The OR of the four lanes.
     #[inline]
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-    fn or_lanes(v: __m256i) -> u64 {
+    pub(super) fn or_lanes(v: __m256i) -> u64 {
         let half = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
         _mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64
     }
@@ -277,9 +289,13 @@ pub mod x86_64_v3 {
     #[must_use]
     pub fn moves(player: u64, opponent: u64) -> u64 {
         let p = _mm256_set1_epi64x(player as i64);
-        let inner = (opponent & INNER) as i64;
-        // Lanes from the lowest: steps 1, 8, 7, 9.
-        let run = _mm256_set_epi64x(inner, inner, opponent as i64, inner);
+        // Lanes from the lowest: steps 1, 8, 7, 9 (one broadcast and one mask, not
+        // four lanes put together).
+        let inner = INNER as i64;
+        let run = _mm256_and_si256(
+            _mm256_set1_epi64x(opponent as i64),
+            _mm256_set_epi64x(inner, inner, -1, inner),
+        );
         let step = _mm256_set_epi64x(9, 7, 8, 1);
         let double = _mm256_set_epi64x(18, 14, 16, 2);
         let mut up = _mm256_and_si256(run, _mm256_sllv_epi64(p, step));
@@ -302,6 +318,22 @@ pub mod x86_64_v3 {
         or_lanes(reach) & !(player | opponent)
     }
 
+    /// The rays of `square` ([`RAYS`]): the four towards higher squares, the four
+    /// towards lower ones.
+    #[inline]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    pub(super) fn rays_of(square: u32) -> (__m256i, __m256i) {
+        let rays = &RAYS[square as usize & 63];
+        // SAFETY: each half of `rays` is four `u64`s, the 32 bytes an unaligned
+        // load reads.
+        unsafe {
+            (
+                _mm256_loadu_si256(rays.as_ptr().cast()),
+                _mm256_loadu_si256(rays[4..].as_ptr().cast()),
+            )
+        }
+    }
+
     /// [`super::flips`]: the four rays towards higher squares in one register, the
     /// four towards lower squares in another.
     ///
@@ -312,15 +344,7 @@ pub mod x86_64_v3 {
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     #[must_use]
     pub fn flips(player: u64, opponent: u64, square: u32) -> u64 {
-        let rays = &RAYS[square as usize & 63];
-        // SAFETY: each half of `rays` is four `u64`s, the 32 bytes an unaligned
-        // load reads.
-        let (rays_up, rays_down) = unsafe {
-            (
-                _mm256_loadu_si256(rays.as_ptr().cast()),
-                _mm256_loadu_si256(rays[4..].as_ptr().cast()),
-            )
-        };
+        let (rays_up, rays_down) = rays_of(square);
         let p = _mm256_set1_epi64x(player as i64);
         let o = _mm256_set1_epi64x(opponent as i64);
         let zero = _mm256_setzero_si256();
@@ -365,16 +389,91 @@ pub mod x86_64_v3 {
         if !crate::cpu::fast_bit_gather() {
             return super::last_flip_count(player, square);
         }
-        let (masks, positions) = &LAST_LINES[square as usize & 63];
+        gathered_flip_count(player, square)
+    }
+
+    /// [`last_flip_count`] with `pext` whatever the processor.
+    ///
+    /// # Safety
+    ///
+    /// As [`moves`].
+    #[inline]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    #[must_use]
+    pub(super) fn gathered_flip_count(player: u64, square: u32) -> u32 {
+        let lines = &LAST_LINES[square as usize & 63];
         // No closure per line: it would not be inlined with these features.
-        let row = _pext_u64(player, masks[0]) as u8 as usize;
-        let column = _pext_u64(player, masks[1]) as u8 as usize;
-        let down = _pext_u64(player, masks[2]) as u8 as usize;
-        let up = _pext_u64(player, masks[3]) as u8 as usize;
-        u32::from(LINE_FLIPS[positions[0] as usize & 7][row])
-            + u32::from(LINE_FLIPS[positions[1] as usize & 7][column])
-            + u32::from(LINE_FLIPS[positions[2] as usize & 7][down])
-            + u32::from(LINE_FLIPS[positions[3] as usize & 7][up])
+        let row = _pext_u64(player, lines.masks[0]) as u8 as usize;
+        let column = _pext_u64(player, lines.masks[1]) as u8 as usize;
+        let down = _pext_u64(player, lines.masks[2]) as u8 as usize;
+        let up = _pext_u64(player, lines.masks[3]) as u8 as usize;
+        u32::from(lines.flips[0][row])
+            + u32::from(lines.flips[1][column])
+            + u32::from(lines.flips[2][down])
+            + u32::from(lines.flips[3][up])
+    }
+}
+
+/// The kernels of the x86-64-v4 copy of a hot recursion: [`flips`](x86_64_v4::flips)
+/// with AVX-512 on 256-bit registers (the first stop of each ray towards lower
+/// squares from a per-lane leading-zero count, the closed rays as a mask), the
+/// x86-64-v3 [`moves`](x86_64_v3::moves) (compiled into this copy, where the
+/// compiler merges its logic into three-input operations), and the `pext` flip
+/// count without the check for a microcoded `pext` (no processor with AVX-512 has
+/// one). Same results and the same safety conditions as [`x86_64_v3`].
+#[cfg(target_arch = "x86_64")]
+pub mod x86_64_v4 {
+    use std::arch::x86_64::{
+        _mm256_add_epi64, _mm256_and_si256, _mm256_andnot_si256, _mm256_lzcnt_epi64,
+        _mm256_maskz_and_epi64, _mm256_or_si256, _mm256_set1_epi64x, _mm256_setzero_si256,
+        _mm256_srlv_epi64, _mm256_sub_epi64, _mm256_test_epi64_mask,
+    };
+
+    pub use super::x86_64_v3::moves;
+    use super::x86_64_v3::{gathered_flip_count, or_lanes, rays_of};
+
+    /// [`super::flips`]: the four rays towards higher squares in one register, the
+    /// four towards lower squares in another.
+    ///
+    /// # Safety
+    ///
+    /// Outside code compiled with the same features, the CPU must have them.
+    #[inline]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]
+    #[must_use]
+    pub fn flips(player: u64, opponent: u64, square: u32) -> u64 {
+        let (rays_up, rays_down) = rays_of(square);
+        let p = _mm256_set1_epi64x(player as i64);
+        let o = _mm256_set1_epi64x(opponent as i64);
+        let zero = _mm256_setzero_si256();
+        // Upwards: the first square that is no opponent disc is the lowest bit, the
+        // squares before it are below it.
+        let stop = _mm256_andnot_si256(o, rays_up);
+        let first = _mm256_and_si256(stop, _mm256_sub_epi64(zero, stop));
+        let closed = _mm256_test_epi64_mask(first, p);
+        let before = _mm256_sub_epi64(first, _mm256_set1_epi64x(1));
+        let flipped_up = _mm256_maskz_and_epi64(closed, before, rays_up);
+        // Downwards: the first stop is the highest bit (none when the count is 64,
+        // which shifts the top bit out), the squares before it are above it.
+        let stop = _mm256_andnot_si256(o, rays_down);
+        let top = _mm256_set1_epi64x(i64::MIN);
+        let first = _mm256_srlv_epi64(top, _mm256_lzcnt_epi64(stop));
+        let closed = _mm256_test_epi64_mask(first, p);
+        let above = _mm256_sub_epi64(zero, _mm256_add_epi64(first, first));
+        let flipped_down = _mm256_maskz_and_epi64(closed, above, rays_down);
+        or_lanes(_mm256_or_si256(flipped_up, flipped_down))
+    }
+
+    /// [`super::last_flip_count`] with `pext` (see [`super::x86_64_v3`]).
+    ///
+    /// # Safety
+    ///
+    /// As [`flips`].
+    #[inline]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]
+    #[must_use]
+    pub fn last_flip_count(player: u64, square: u32) -> u32 {
+        gathered_flip_count(player, square)
     }
 }
 
@@ -481,13 +580,16 @@ mod tests {
         }
     }
 
+    /// The kernels of a compiled copy (`last`, `moves_of`, `flips_of`) against the
+    /// plain ones on random boards, sparse and dense.
     #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn the_x86_64_v3_kernels_agree_with_the_plain_ones() {
-        if crate::cpu::Isa::detected() == crate::cpu::Isa::Portable {
-            return;
-        }
-        let mut rng = crate::rng::Rng::new(13);
+    fn kernels_agree(
+        seed: u64,
+        last: impl Fn(u64, u32) -> u32,
+        moves_of: impl Fn(u64, u64) -> u64,
+        flips_of: impl Fn(u64, u64, u32) -> u64,
+    ) {
+        let mut rng = crate::rng::Rng::new(seed);
         for round in 0..20_000 {
             let a = rng.next_u64();
             let b = if round % 2 == 0 {
@@ -499,24 +601,50 @@ mod tests {
             // The last move's flip count, on the full board of `player`'s discs.
             let square = (round % 64) as u32;
             let mover = player & !(1u64 << square);
-            // SAFETY: the features of the copy were detected above.
-            let fast = unsafe { x86_64_v3::last_flip_count(mover, square) };
             assert_eq!(
-                fast,
+                last(mover, square),
                 last_flip_count(mover, square),
                 "{mover:#x} on {square}"
             );
-            // SAFETY: as above.
-            let fast = unsafe { x86_64_v3::moves(player, opponent) };
+            let fast = moves_of(player, opponent);
             assert_eq!(fast, moves(player, opponent), "{player:#x} {opponent:#x}");
             for square in 0..64 {
                 if (player | opponent) >> square & 1 == 0 {
-                    // SAFETY: as above.
-                    let fast = unsafe { x86_64_v3::flips(player, opponent, square) };
+                    let fast = flips_of(player, opponent, square);
                     assert_eq!(fast, flips(player, opponent, square), "square {square}");
                 }
             }
         }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_x86_64_v3_kernels_agree_with_the_plain_ones() {
+        if crate::cpu::Isa::detected() == crate::cpu::Isa::Portable {
+            return;
+        }
+        // SAFETY (each call): the features of the copy were detected above.
+        kernels_agree(
+            13,
+            |mover, square| unsafe { x86_64_v3::last_flip_count(mover, square) },
+            |player, opponent| unsafe { x86_64_v3::moves(player, opponent) },
+            |player, opponent, square| unsafe { x86_64_v3::flips(player, opponent, square) },
+        );
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_x86_64_v4_kernels_agree_with_the_plain_ones() {
+        if !crate::cpu::Isa::available().contains(&crate::cpu::Isa::X86_64V4) {
+            return;
+        }
+        // SAFETY (each call): the features of the copy were detected above.
+        kernels_agree(
+            14,
+            |mover, square| unsafe { x86_64_v4::last_flip_count(mover, square) },
+            |player, opponent| unsafe { x86_64_v4::moves(player, opponent) },
+            |player, opponent, square| unsafe { x86_64_v4::flips(player, opponent, square) },
+        );
     }
 
     #[test]

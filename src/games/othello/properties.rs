@@ -276,6 +276,22 @@ pub mod x86_64_v3 {
         if !crate::cpu::fast_bit_gather() {
             return super::stable_discs_with_edges(player, opponent, edges);
         }
+        // SAFETY: as this function.
+        unsafe { gathered_stable_discs(player, opponent, edges) }
+    }
+
+    /// [`stable_discs_with_edges`] with `pext` and `pdep` whatever the processor.
+    ///
+    /// # Safety
+    ///
+    /// As [`stable_discs_with_edges`].
+    #[inline(always)]
+    #[must_use]
+    pub(super) unsafe fn gathered_stable_discs(
+        player: u64,
+        opponent: u64,
+        edges: &EdgeStability,
+    ) -> u64 {
         // SAFETY: the caller's CPU has `bmi2`.
         let (left, right, left_of, right_of) = unsafe {
             (
@@ -291,6 +307,29 @@ pub mod x86_64_v3 {
         // SAFETY: as above.
         let columns = unsafe { _pdep_u64(left, COLUMN_A) | _pdep_u64(right, COLUMN_H) };
         stable_discs_from_edges(player, opponent, bottom | top << 56 | columns)
+    }
+}
+
+/// The stable-disc count of the x86-64-v4 copy: that of the x86-64-v3 copy, always
+/// with `pext` and `pdep` (no processor with AVX-512 runs them in microcode).
+#[cfg(target_arch = "x86_64")]
+pub mod x86_64_v4 {
+    use super::EdgeStability;
+
+    /// [`super::stable_discs_with_edges`].
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have `bmi2`: call it only from the x86-64-v4 copy.
+    #[inline(always)]
+    #[must_use]
+    pub unsafe fn stable_discs_with_edges(
+        player: u64,
+        opponent: u64,
+        edges: &EdgeStability,
+    ) -> u64 {
+        // SAFETY: as this function.
+        unsafe { super::x86_64_v3::gathered_stable_discs(player, opponent, edges) }
     }
 }
 
@@ -420,11 +459,11 @@ mod tests {
             let opponent = filled & !player;
             // SAFETY: the features of the copy (`bmi2` among them) were detected above.
             let fast = unsafe { x86_64_v3::stable_discs_with_edges(player, opponent, edges) };
-            assert_eq!(
-                fast,
-                stable_discs_with_edges(player, opponent, edges),
-                "{player:#x} {opponent:#x}"
-            );
+            let plain = stable_discs_with_edges(player, opponent, edges);
+            assert_eq!(fast, plain, "{player:#x} {opponent:#x}");
+            // SAFETY: as above (every copy from x86-64-v3 up has `bmi2`).
+            let gathered = unsafe { x86_64_v4::stable_discs_with_edges(player, opponent, edges) };
+            assert_eq!(gathered, plain, "{player:#x} {opponent:#x}");
         }
     }
 
