@@ -50,11 +50,7 @@ impl Isa {
     /// The best instruction set of this CPU, at most `cap` where that names one
     /// (an unknown name caps nothing).
     fn detect(cap: Option<&str>) -> Isa {
-        let rank = |isa: Isa| Isa::all().iter().position(|&known| known == isa);
-        let limit = cap
-            .and_then(Isa::named)
-            .and_then(rank)
-            .unwrap_or(usize::MAX);
+        let limit = cap.and_then(Isa::named).map_or(usize::MAX, Isa::rank);
         let mut best = Isa::Portable;
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("popcnt")
@@ -72,8 +68,15 @@ impl Isa {
                 best = Isa::X86_64V4;
             }
         }
-        let available = rank(best).unwrap_or(0);
-        Isa::all()[available.min(limit)]
+        Isa::all()[best.rank().min(limit)]
+    }
+
+    /// The place of the instruction set in [`Isa::all`].
+    fn rank(self) -> usize {
+        Isa::all()
+            .iter()
+            .position(|&known| known == self)
+            .unwrap_or(0)
     }
 
     /// Every instruction set this build has copies for, in order.
@@ -111,9 +114,7 @@ impl Isa {
     /// portable one first (for tests that compare the copies).
     #[must_use]
     pub fn available() -> Vec<Isa> {
-        let all = Isa::all();
-        let detected = all.iter().position(|&isa| isa == Isa::detected());
-        all[..=detected.unwrap_or(0)].to_vec()
+        Isa::all()[..=Isa::detected().rank()].to_vec()
     }
 }
 

@@ -13,16 +13,14 @@
 //!
 //! Invariant: every cell returned is empty in the position it was computed from.
 
-use crate::games::shell::cell::{BOARD, Dir};
+use crate::games::shell::cell::{BOARD, Dir, adjacent};
 use crate::games::shell::{Cell, Position};
 use crate::games::{Color, Status};
 
 /// The cells within (Chebyshev) distance 1 of `mask`, `mask` included.
 #[inline]
 pub(crate) fn grow(mask: u128) -> u128 {
-    Dir::ALL
-        .iter()
-        .fold(mask, |grown, dir| grown | dir.shift(mask))
+    mask | adjacent(mask)
 }
 
 /// Moves `mask` `steps` cells along `dir` (no wrapping).

@@ -9,17 +9,10 @@
 //! the centre. Ties are broken by the seeded [`Rng`], so the player is deterministic
 //! for a seed. It only ever returns an empty cell of a game that is not over.
 
-use crate::games::shell::cell::Dir;
+use super::candidates::grow;
 use crate::games::shell::{Cell, CellSet, Position};
 use crate::games::{Color, Status};
 use crate::rng::Rng;
-
-/// The cells within (Chebyshev) distance 1 of `mask`, `mask` included.
-fn grow(mask: u128) -> u128 {
-    Dir::ALL
-        .iter()
-        .fold(mask, |grown, dir| grown | dir.shift(mask))
-}
 
 /// A uniformly chosen cell of `set`.
 fn choose_in(set: CellSet, rng: &mut Rng) -> Option<Cell> {

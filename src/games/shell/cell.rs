@@ -104,15 +104,25 @@ const NEIGHBOURS: [u128; CELL_COUNT] = {
     let mut table = [0u128; CELL_COUNT];
     let mut index = 0;
     while index < CELL_COUNT {
-        let mut d = 0;
-        while d < Dir::ALL.len() {
-            table[index] |= Dir::ALL[d].shift(1u128 << index);
-            d += 1;
-        }
+        table[index] = adjacent(1u128 << index);
         index += 1;
     }
     table
 };
+
+/// The cells next to some cell of `mask` (rows, columns, diagonals); a cell of
+/// `mask` is among them only when it is next to another.
+#[inline]
+#[must_use]
+pub(crate) const fn adjacent(mask: u128) -> u128 {
+    let mut around = 0;
+    let mut d = 0;
+    while d < Dir::ALL.len() {
+        around |= Dir::ALL[d].shift(mask);
+        d += 1;
+    }
+    around
+}
 
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

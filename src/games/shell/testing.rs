@@ -21,10 +21,7 @@ pub fn played_positions(seed: u64, turns: usize) -> Vec<Position> {
             break;
         }
         let empty = position.empty_cells().bits();
-        let near = super::cell::Dir::ALL
-            .iter()
-            .fold(0, |mask, dir| mask | dir.shift(position.occupied()))
-            & empty;
+        let near = super::cell::adjacent(position.occupied()) & empty;
         let pool: Vec<Cell> = super::CellSet::from_bits(if near == 0 { empty } else { near })
             .iter()
             .collect();

@@ -232,7 +232,10 @@ struct Ray {
 }
 
 /// Per cell index, its eight rays in the order of [`Dir::ALL`] (the forward four first).
-const RAYS: [[Ray; 8]; CELL_COUNT] = {
+static RAYS: [[Ray; 8]; CELL_COUNT] = ray_table();
+
+/// The table of [`RAYS`], built at compile time.
+const fn ray_table() -> [[Ray; 8]; CELL_COUNT] {
     let mut table = [[Ray {
         flank: 0,
         closer: 0,
@@ -258,17 +261,18 @@ const RAYS: [[Ray; 8]; CELL_COUNT] = {
         index += 1;
     }
     table
-};
+}
 
 /// Per cell index, the union of its rays' closing cells: no ray matches unless one of
 /// them holds a turtle of ours.
 const CLOSERS: [u128; CELL_COUNT] = {
+    let rays = ray_table();
     let mut table = [0u128; CELL_COUNT];
     let mut index = 0;
     while index < CELL_COUNT {
         let mut d = 0;
         while d < Dir::ALL.len() {
-            table[index] |= RAYS[index][d].closer;
+            table[index] |= rays[index][d].closer;
             d += 1;
         }
         index += 1;
