@@ -121,6 +121,12 @@ pub struct Settings {
     /// Shares of the final strategy below this (and below half the largest) are
     /// dropped before the pick is drawn.
     pub threshold: f64,
+    /// The cut on an open board (more than [`OPEN_EMPTY`] empty cells) when it is
+    /// larger than [`Settings::threshold`]. At the iterations a move gets there the
+    /// small shares are mostly regret matching not yet settled, and a deterministic
+    /// opponent punishes the poor cells they draw; on smaller boards the tree reaches
+    /// the end and its mix is the equilibrium's (docs/shell-player.md).
+    pub open_threshold: f64,
     /// Where no colour can win at once, the root's shares are raised to this power
     /// before the pick is drawn (1: the search's mix as it is).
     pub sharpen: u32,
@@ -130,6 +136,8 @@ pub struct Settings {
     /// points more than none against windows, windows4, windows5 and the tactician
     /// over 960 games (docs/shell-player.md).
     pub threat_prior: f64,
+    /// The policy of the leaves' guided playouts.
+    pub playout: playout::Policy,
 }
 
 impl Settings {
@@ -160,8 +168,10 @@ impl Default for Settings {
             threat_answers: false,
             root_forcing: false,
             threshold: THRESHOLD,
+            open_threshold: OPEN_THRESHOLD,
             sharpen: 1,
             threat_prior: 30.0,
+            playout: playout::Policy::Fours,
         }
     }
 }
@@ -646,7 +656,7 @@ impl Tree {
                 prob: [pa, pb],
                 child,
             });
-            break playout::guided(next, &mut self.rng).0;
+            break playout::guided_with(next, &mut self.rng, self.settings.playout).0;
         };
         self.back_up(value);
     }
@@ -860,6 +870,10 @@ const MATRIX_VISITS: u32 = 12;
 const SUPPORT: f64 = 0.02;
 /// Strategy shares below this (and below half the largest) are dropped before sampling.
 const THRESHOLD: f64 = 0.05;
+/// The cut on an open board ([`Settings::open_threshold`]).
+const OPEN_THRESHOLD: f64 = 0.35;
+/// Boards with more empty cells than this are open for [`Settings::open_threshold`].
+pub const OPEN_EMPTY: u32 = 20;
 
 /// The indices of `weights` whose share reaches [`SUPPORT`].
 fn support(weights: &[(Cell, f64)]) -> Vec<usize> {
@@ -955,6 +969,17 @@ fn purified(weights: &[(Cell, f64)], threshold: f64) -> Vec<(Cell, f64)> {
         .collect();
     let sum: f64 = kept.iter().map(|w| w.1).sum();
     kept.into_iter().map(|w| (w.0, w.1 / sum)).collect()
+}
+
+/// The share below which [`purified`] drops a cell of the final strategy in
+/// `position`: [`Settings::open_threshold`] on an open board (more than
+/// [`OPEN_EMPTY`] empty cells) when it is the larger, else [`Settings::threshold`].
+fn final_threshold(position: &Position, settings: &Settings) -> f64 {
+    if position.empty_cells().len() > OPEN_EMPTY {
+        settings.threshold.max(settings.open_threshold)
+    } else {
+        settings.threshold
+    }
 }
 
 /// A cell drawn from `strategy` (probabilities summing to 1).
@@ -1140,7 +1165,7 @@ pub fn search_in(
             w.1 = (w.1.max(0.0) / total).powi(settings.sharpen as i32);
         }
     }
-    let strategy = purified(&weights, settings.threshold);
+    let strategy = purified(&weights, final_threshold(position, &settings));
     let cell = sample(&strategy, rng)?;
     Some(Outcome {
         cell,
@@ -1396,6 +1421,85 @@ mod tests {
         let wins = wins_against(12, &settings, crate::ai::shell::tactician::pick);
         eprintln!("{wins} wins of 12 against the tactician");
         assert!(wins >= 6, "{wins} wins of 12");
+    }
+
+    #[test]
+    fn an_open_board_drops_the_unsettled_shares() {
+        //    a b c d e f g h i
+        // 3  . . . . . . O . .
+        // 4  . . . . . X . . .
+        // 5  . . . . X . O . .     white's open three e7-f6-g5 (d8 and h4 make it
+        // 6  . . . X . O . . .     an open four), g3 and g5 a column g4 fills;
+        // 7  . . X . O . . . .     black's c7-f4 blocked by the egg at b8 and by g3
+        // 8  . E . . . . . . .
+        //
+        // A middle-game root from play (the bench against the tactician, where
+        // black drew i3 from a 7 % share): at 25,000 iterations the search's mix
+        // over h4, d8, c9 and i3 changes from seed to seed, its small shares are not
+        // settled, and the played strategy keeps none of them.
+        let p = position(
+            &[
+                ("g3", 'O'),
+                ("f4", 'X'),
+                ("e5", 'X'),
+                ("g5", 'O'),
+                ("d6", 'X'),
+                ("f6", 'O'),
+                ("c7", 'X'),
+                ("e7", 'O'),
+                ("b8", 'E'),
+            ],
+            "b8",
+        );
+        assert!(p.empty_cells().len() > OPEN_EMPTY);
+        let open = bounded(25_000, Selection::RegretMatching);
+        let mixed = Settings {
+            open_threshold: 0.0,
+            ..open
+        };
+        assert!((final_threshold(&p, &open) - OPEN_THRESHOLD).abs() < 1e-12);
+        assert!((final_threshold(&p, &mixed) - THRESHOLD).abs() < 1e-12);
+        let mut small_shares = 0;
+        for seed in 0..4 {
+            let limits = Limits::depth(1);
+            let played = search(&p, Color::Black, &open, &limits, &mut Rng::new(seed))
+                .expect("an ongoing game");
+            let largest = played.strategy.iter().map(|s| s.1).fold(0.0, f64::max);
+            let cut = OPEN_THRESHOLD.min(largest / 2.0);
+            assert!(
+                played.strategy.iter().all(|s| s.1 >= cut - 1e-9),
+                "seed {seed}: {:?}",
+                played.strategy
+            );
+            assert!(played.strategy.iter().any(|s| s.0 == played.cell));
+            let unsettled = search(&p, Color::Black, &mixed, &limits, &mut Rng::new(seed))
+                .expect("an ongoing game");
+            small_shares += unsettled.strategy.iter().filter(|s| s.1 < 0.3).count();
+        }
+        // The same searches with the endgame's cut keep small shares.
+        assert!(small_shares > 0);
+        // Near the end (at most OPEN_EMPTY empty cells) the cut is the endgame's.
+        let mut marks: Vec<(String, char)> = Vec::new();
+        for (i, c) in Position::new().empty_cells().iter().enumerate() {
+            if i >= 62 {
+                break;
+            }
+            let mark = if (i / 9 + i % 9 / 2) % 2 == 0 {
+                'X'
+            } else {
+                'O'
+            };
+            marks.push((c.to_string(), if i % 5 == 0 { 'E' } else { mark }));
+        }
+        let eggs: Vec<String> = marks
+            .iter()
+            .filter(|m| m.1 == 'E')
+            .map(|m| m.0.clone())
+            .collect();
+        let refs: Vec<(&str, char)> = marks.iter().map(|(c, m)| (c.as_str(), *m)).collect();
+        let late = position(&refs, &eggs.join(","));
+        assert!(late.empty_cells().len() <= OPEN_EMPTY);
+        assert!((final_threshold(&late, &open) - THRESHOLD).abs() < 1e-12);
     }
 
     #[test]
