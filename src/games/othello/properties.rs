@@ -406,11 +406,7 @@ pub mod x86_64_v3 {
 /// with `pext` and `pdep` (no processor with AVX-512 runs them in microcode).
 #[cfg(target_arch = "x86_64")]
 pub mod x86_64_v4 {
-    use super::{EdgeStability, full_lines};
-
-    /// [`super::stable_discs_with_four_empties`]: the x86-64-v3 one, whose check of
-    /// `pext`'s speed is one predictable branch at nodes of four empties.
-    pub use super::x86_64_v3::stable_discs_with_four_empties;
+    use super::{EdgeStability, full_lines, full_lines_of_four};
 
     /// [`super::stable_discs_with_edges`].
     ///
@@ -425,6 +421,23 @@ pub mod x86_64_v4 {
         edges: &EdgeStability,
     ) -> u64 {
         let lines = full_lines(player | opponent);
+        // SAFETY: as this function.
+        unsafe { super::x86_64_v3::gathered_stable_discs(player, opponent, edges, lines) }
+    }
+
+    /// [`super::stable_discs_with_four_empties`].
+    ///
+    /// # Safety
+    ///
+    /// As [`stable_discs_with_edges`].
+    #[inline(always)]
+    #[must_use]
+    pub unsafe fn stable_discs_with_four_empties(
+        player: u64,
+        opponent: u64,
+        edges: &EdgeStability,
+    ) -> u64 {
+        let lines = full_lines_of_four(!(player | opponent));
         // SAFETY: as this function.
         unsafe { super::x86_64_v3::gathered_stable_discs(player, opponent, edges, lines) }
     }
