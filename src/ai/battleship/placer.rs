@@ -274,15 +274,6 @@ mod tests {
         assert_eq!(place(&mut Rng::new(4)), place(&mut Rng::new(4)));
     }
 
-    /// The mean footprint of `n` fleets drawn by `draw`.
-    fn mean_footprint(n: usize, seed: u64, draw: fn(&mut Rng) -> Fleet) -> f64 {
-        let mut rng = Rng::new(seed);
-        (0..n)
-            .map(|_| footprint(&draw(&mut rng)) as f64)
-            .sum::<f64>()
-            / n as f64
-    }
-
     #[test]
     fn packed_fleets_are_legal_varied_and_deterministic() {
         let mut rng = Rng::new(11);
