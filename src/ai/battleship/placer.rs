@@ -128,16 +128,17 @@ pub fn border_fleet(rng: &mut Rng) -> Fleet {
     })
 }
 
+/// The cells of `ships` and their rings.
+fn covered<'a>(ships: impl Iterator<Item = &'a Ship>) -> CellSet {
+    ships.fold(CellSet::new(), |set, ship| {
+        set.union(ship.cell_set()).union(ship.ring())
+    })
+}
+
 /// The area of the ships and their rings.
 #[must_use]
 pub fn footprint(fleet: &Fleet) -> usize {
-    fleet
-        .ships()
-        .iter()
-        .fold(CellSet::new(), |set, ship| {
-            set.union(ship.cell_set()).union(ship.ring())
-        })
-        .len()
+    covered(fleet.ships().iter()).len()
 }
 
 /// The most compact of a few uniform fleets (smallest ships-plus-rings area).
@@ -157,26 +158,20 @@ pub fn compact_fleet(rng: &mut Rng) -> Fleet {
 
 /// The cells of `ships` and their rings, all but ship `skip`.
 fn taken_by(ships: &[Ship], skip: usize) -> CellSet {
-    ships
-        .iter()
-        .enumerate()
-        .filter(|&(j, _)| j != skip)
-        .fold(CellSet::new(), |set, (_, ship)| {
-            set.union(ship.cell_set()).union(ship.ring())
-        })
+    covered(
+        ships
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != skip)
+            .map(|(_, ship)| ship),
+    )
 }
 
 /// What [`packed_fleet`]'s walk keeps from growing and from shrinking: the area of
 /// the longer ships and their rings, and the boats' open water (per boat, the cells
 /// of its ring clear of every other ship and ring).
 fn packing(ships: &[Ship]) -> (usize, usize) {
-    let longer = ships
-        .iter()
-        .filter(|s| s.len() > 1)
-        .fold(CellSet::new(), |set, s| {
-            set.union(s.cell_set()).union(s.ring())
-        })
-        .len();
+    let longer = covered(ships.iter().filter(|s| s.len() > 1)).len();
     let open = ships
         .iter()
         .enumerate()
@@ -199,23 +194,21 @@ pub fn packed_fleet(rng: &mut Rng) -> Fleet {
     let mut score = packing(&ships);
     for _ in 0..PACKING_MOVES {
         let i = usize::try_from(rng.below(LENGTHS.len() as u64)).unwrap_or(0);
-        let (Some(len), Some(&old)) = (ships.get(i).map(|s| s.len()), ships.get(i)) else {
+        let Some(&old) = ships.get(i) else {
             continue;
         };
-        let Some(ship) = random_ship(len, rng) else {
+        let Some(ship) = random_ship(old.len(), rng) else {
             continue;
         };
         if ship.cell_set().intersects(taken_by(&ships, i)) {
             continue;
         }
-        if let Some(slot) = ships.get_mut(i) {
-            *slot = ship;
-        }
+        ships[i] = ship;
         let moved = packing(&ships);
         if moved.0 <= score.0 && moved.1 >= score.1 {
             score = moved;
-        } else if let Some(slot) = ships.get_mut(i) {
-            *slot = old;
+        } else {
+            ships[i] = old;
         }
     }
     Fleet::new(ships).unwrap_or(start)
@@ -261,32 +254,28 @@ mod tests {
         }
     }
 
-    #[test]
-    fn placer_fleets_are_legal_varied_and_deterministic() {
-        let mut rng = Rng::new(8);
-        let fleets: Vec<Fleet> = (0..60).map(|_| place(&mut rng)).collect();
-        // `Fleet` values are legal by construction; re-check through the notation.
+    /// `n` fleets of `draw` from `seed` are legal (re-checked through the notation:
+    /// `Fleet` values are legal by construction) and all different, and `draw` is
+    /// deterministic per seed.
+    fn assert_legal_varied_and_deterministic(draw: fn(&mut Rng) -> Fleet, seed: u64, n: usize) {
+        let mut rng = Rng::new(seed);
+        let fleets: Vec<Fleet> = (0..n).map(|_| draw(&mut rng)).collect();
         for fleet in &fleets {
             assert_eq!(Fleet::parse(&fleet.to_string()).as_ref(), Ok(fleet));
         }
         let distinct: std::collections::HashSet<&Fleet> = fleets.iter().collect();
         assert_eq!(distinct.len(), fleets.len());
-        assert_eq!(place(&mut Rng::new(4)), place(&mut Rng::new(4)));
+        assert_eq!(draw(&mut Rng::new(4)), draw(&mut Rng::new(4)));
+    }
+
+    #[test]
+    fn placer_fleets_are_legal_varied_and_deterministic() {
+        assert_legal_varied_and_deterministic(place, 8, 60);
     }
 
     #[test]
     fn packed_fleets_are_legal_varied_and_deterministic() {
-        let mut rng = Rng::new(11);
-        let fleets: Vec<Fleet> = (0..40).map(|_| packed_fleet(&mut rng)).collect();
-        for fleet in &fleets {
-            assert_eq!(Fleet::parse(&fleet.to_string()).as_ref(), Ok(fleet));
-        }
-        let distinct: std::collections::HashSet<&Fleet> = fleets.iter().collect();
-        assert_eq!(distinct.len(), fleets.len());
-        assert_eq!(
-            packed_fleet(&mut Rng::new(4)),
-            packed_fleet(&mut Rng::new(4))
-        );
+        assert_legal_varied_and_deterministic(packed_fleet, 11, 40);
         assert_ne!(
             packed_fleet(&mut Rng::new(4)),
             packed_fleet(&mut Rng::new(5))
