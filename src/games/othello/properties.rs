@@ -240,9 +240,9 @@ static LINES_THROUGH: [[u64; 4]; 64] = {
     let mut square = 0;
     while square < 64 {
         let (row, column) = ((square / 8) as i32, (square % 8) as i32);
-        let mut other = 0;
+        let mut other: i32 = 0;
         while other < 64 {
-            let (r, c) = ((other / 8) as i32, (other % 8) as i32);
+            let (r, c) = (other / 8, other % 8);
             let bit = 1u64 << other;
             if r == row {
                 table[square][0] |= bit;
