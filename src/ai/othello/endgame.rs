@@ -40,8 +40,13 @@ use crate::games::othello::properties::{EdgeStability, final_score, frontier};
 pub const LOSS: i32 = -65;
 /// Above every evaluation.
 const INFINITY: i32 = 100 * DISC;
-/// At most this many empties: parity-ordered search without sorting.
+/// At most this many empties: parity-ordered search without sorting, one function
+/// per number of empties (`last5`, `last4`, the last three, two and one).
 const SHALLOW: u32 = 5;
+const _: () = assert!(
+    SHALLOW == 5,
+    "the unsorted search is written for five empties"
+);
 /// From this many empties the transposition table is read and written.
 const TT_EMPTIES: u32 = 8;
 /// From this many empties the children are looked up before any is searched.
@@ -141,6 +146,22 @@ fn parity_order3_with(empty: u64, odd: u64) -> [u32; 3] {
         rest.trailing_zeros(),
         (rest & (rest - 1)).trailing_zeros(),
     ]
+}
+
+/// The lowest square of `rest`, taken from it, then once `rest` is spent those of
+/// `later` (moved into it): two groups of squares visited in order, without a loop
+/// over the groups.
+#[inline(always)]
+fn pop_in_order(rest: &mut u64, later: &mut u64) -> Option<u32> {
+    if *rest == 0 {
+        if *later == 0 {
+            return None;
+        }
+        (*rest, *later) = (*later, 0);
+    }
+    let square = rest.trailing_zeros();
+    *rest &= *rest - 1;
+    Some(square)
 }
 
 /// The depth of the ordering search with `n` empties (from [`ORDER_SEARCH_EMPTIES`]).
@@ -631,7 +652,7 @@ macro_rules! search_functions {
             for i in 0..count {
                 let candidate = solver.lists[n as usize][i];
                 let score = if n - 1 <= SHALLOW {
-                    -shallow(solver, &candidate.next, Some(candidate.replies), -beta, -alpha, n - 1)
+                    -shallow(solver, &candidate.next, candidate.replies, -beta, -alpha, n - 1)
                 } else {
                     -nws(solver, &candidate.next, candidate.replies, -beta, n - 1)
                 };
@@ -750,7 +771,7 @@ macro_rules! search_functions {
             n: u32,
         ) -> i32 {
             if n <= SHALLOW {
-                shallow(solver, board, Some(legal), alpha, beta, n)
+                shallow(solver, board, legal, alpha, beta, n)
             } else if beta == alpha + 1 {
                 nws(solver, board, legal, alpha, n)
             } else {
@@ -758,17 +779,14 @@ macro_rules! search_functions {
             }
         }
 
-        /// Alpha-beta without sorting for 5 to [`SHALLOW`] empties (fewer are
-        /// passed on to [`last4`] and the unrolled paths): empties of odd quadrants
-        /// first. With
-        /// `legal` (the moves of `board`, where the caller has them) only those
-        /// squares are tried; otherwise every empty one.
+        /// The unsorted search for at most [`SHALLOW`] empties (`legal`: the moves
+        /// of `board`): the last empties' own functions.
         $(#[$feature])*
         fn shallow(
             solver: &mut Solver<'_>,
             board: &Board,
-            legal: Option<u64>,
-            mut alpha: i32,
+            legal: u64,
+            alpha: i32,
             beta: i32,
             n: u32,
         ) -> i32 {
@@ -776,51 +794,50 @@ macro_rules! search_functions {
             match n {
                 0 => {
                     solver.nodes += 1;
-                    return final_score(board);
+                    final_score(board)
                 }
                 1 => {
                     solver.nodes += 1;
-                    return last1!(board, empty.trailing_zeros());
+                    last1!(board, empty.trailing_zeros())
                 }
                 2 => {
                     let first = empty.trailing_zeros();
                     let second = (empty & (empty - 1)).trailing_zeros();
-                    return last2(solver, board, alpha, beta, first, second);
+                    last2(solver, board, alpha, beta, first, second)
                 }
-                3 => return last3(solver, board, alpha, beta, parity_order3(empty)),
+                3 => last3(solver, board, alpha, beta, parity_order3(empty)),
                 // Its own search: only legal moves flip discs, so trying every
                 // empty square visits the same nodes as trying `legal`.
-                4 => return last4(solver, board, alpha, beta, odd_quadrants(empty)),
-                _ => {}
+                4 => last4(solver, board, alpha, beta, odd_quadrants(empty)),
+                _ => last5(solver, board, legal, alpha, beta),
             }
+        }
+
+        /// Five empties (`legal`: the moves of `board`), unsorted: the stability
+        /// cut-off, then the legal squares of odd quadrants first, lowest first,
+        /// each child's four to [`last4`]. A pass searches the opponent's moves.
+        $(#[$feature])*
+        fn last5(
+            solver: &mut Solver<'_>,
+            board: &Board,
+            legal: u64,
+            mut alpha: i32,
+            beta: i32,
+        ) -> i32 {
             solver.nodes += 1;
-            if let Some(bound) = stability_cut!(board, alpha, n, solver.edges) {
+            if let Some(bound) = stability_cut!(board, alpha, 5, solver.edges) {
                 return bound;
             }
+            let empty = board.empty();
             let odd = odd_quadrants(empty);
-            let tried = legal.unwrap_or(empty);
             let mut best = LOSS;
-            for group in [tried & odd, tried & !odd] {
-                let mut rest = group;
-                while rest != 0 {
-                    let square = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    let next = if legal.is_some() {
-                        board.after(square, flips(board.player, board.opponent, square))
-                    } else {
-                        let Some(next) = play(board, square) else {
-                            continue;
-                        };
-                        next
-                    };
-                    let score = if n == 5 {
-                        -last4(solver, &next, -beta, -alpha, odd_quadrants_after(odd, empty, square))
-                    } else {
-                        -shallow(solver, &next, None, -beta, -alpha, n - 1)
-                    };
-                    if raise(&mut best, &mut alpha, score, beta) {
-                        return best;
-                    }
+            let (mut rest, mut later) = (legal & odd, legal & !odd);
+            while let Some(square) = pop_in_order(&mut rest, &mut later) {
+                let next = board.after(square, flips(board.player, board.opponent, square));
+                let score =
+                    -last4(solver, &next, -beta, -alpha, odd_quadrants_after(odd, empty, square));
+                if raise(&mut best, &mut alpha, score, beta) {
+                    return best;
                 }
             }
             if best == LOSS {
@@ -829,7 +846,7 @@ macro_rules! search_functions {
                 if replies == 0 {
                     return final_score(board);
                 }
-                return -shallow(solver, &passed, Some(replies), -beta, -alpha, n);
+                return -last5(solver, &passed, replies, -beta, -alpha);
             }
             best
         }
@@ -854,20 +871,16 @@ macro_rules! search_functions {
             }
             let empty = board.empty();
             let mut best = LOSS;
-            for group in [odd, empty & !odd] {
-                let mut rest = group;
-                while rest != 0 {
-                    let square = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    let Some(next) = play(board, square) else {
-                        continue;
-                    };
-                    let rest = empty & !(1u64 << square);
-                    let order = parity_order3_with(rest, odd_quadrants_after(odd, empty, square));
-                    let score = -last3!(solver, &next, -beta, -alpha, order);
-                    if raise(&mut best, &mut alpha, score, beta) {
-                        return best;
-                    }
+            let (mut rest, mut later) = (odd, empty & !odd);
+            while let Some(square) = pop_in_order(&mut rest, &mut later) {
+                let Some(next) = play(board, square) else {
+                    continue;
+                };
+                let left = empty & !(1u64 << square);
+                let order = parity_order3_with(left, odd_quadrants_after(odd, empty, square));
+                let score = -last3!(solver, &next, -beta, -alpha, order);
+                if raise(&mut best, &mut alpha, score, beta) {
+                    return best;
                 }
             }
             if best == LOSS {
