@@ -375,7 +375,7 @@ fn the_bench_plays_the_learned_hunter_and_the_placement_styles() {
         .collect();
     for (line, name) in styles
         .iter()
-        .zip(["uniform", "border", "compact", "placer"])
+        .zip(["uniform", "border", "compact", "packed", "placer"])
     {
         assert!(line.trim_start().starts_with(name), "{line}");
         assert!(
@@ -385,5 +385,5 @@ fn the_bench_plays_the_learned_hunter_and_the_placement_styles() {
             "{line}"
         );
     }
-    assert_eq!(styles.len(), 4, "{text}");
+    assert_eq!(styles.len(), 5, "{text}");
 }

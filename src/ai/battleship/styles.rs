@@ -36,7 +36,7 @@ use crate::games::battleship::{Cell, Fleet, ShipType, ShotResult, View};
 use crate::rng::Rng;
 
 use super::hunter::{Belief, HIT_VALUE};
-use super::placer::{border_fleet, compact_fleet, footprint, random_fleet};
+use super::placer::{border_fleet, compact_fleet, footprint, packed_fleet, random_fleet};
 
 /// A way of placing fleets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,14 +47,17 @@ pub enum Style {
     Border,
     /// The most compact of several uniform fleets.
     Compact,
+    /// The longer ships packed together, the boats alone in the open water they
+    /// leave (the placer's packed fleets).
+    Packed,
 }
 
 /// The number of styles.
-pub const STYLES: usize = 3;
+pub const STYLES: usize = Style::ALL.len();
 
 impl Style {
     /// Every style, in table order.
-    pub const ALL: [Style; STYLES] = [Style::Uniform, Style::Border, Style::Compact];
+    pub const ALL: [Style; 4] = [Style::Uniform, Style::Border, Style::Compact, Style::Packed];
 
     /// The style's name.
     #[must_use]
@@ -63,6 +66,7 @@ impl Style {
             Style::Uniform => "uniform",
             Style::Border => "border",
             Style::Compact => "compact",
+            Style::Packed => "packed",
         }
     }
 
@@ -78,6 +82,7 @@ impl Style {
             Style::Uniform => random_fleet(rng),
             Style::Border => border_fleet(rng),
             Style::Compact => compact_fleet(rng),
+            Style::Packed => packed_fleet(rng),
         }
     }
 
@@ -86,6 +91,7 @@ impl Style {
             Style::Uniform => 0,
             Style::Border => 1,
             Style::Compact => 2,
+            Style::Packed => 3,
         }
     }
 }
@@ -224,7 +230,9 @@ impl StyleTables {
                 _ => {}
             }
         }
-        (seen == STYLES * 5).then_some(StyleTables { cells, footprint })
+        // Per style a cells line per ship length and a footprint line.
+        let lines = STYLES * (ShipType::ALL.len() + 1);
+        (seen == lines).then_some(StyleTables { cells, footprint })
     }
 
     /// The tables built into the engine (`hunter.weights`), or `None` if it has none.
@@ -603,9 +611,14 @@ mod tests {
         StyleTables::builtin().expect("the built-in weights hold the style tables")
     }
 
+    /// A prior certain of `style`.
+    fn only(style: Style) -> [f64; STYLES] {
+        Style::ALL.map(|s| if s == style { 1.0 } else { 0.0 })
+    }
+
     #[test]
     fn the_posterior_moves_to_the_style_that_placed_a_run_of_fleets() {
-        for style in [Style::Border, Style::Compact, Style::Uniform] {
+        for style in Style::ALL {
             let mut rng = Rng::new(40 + style.index() as u64);
             let mut posterior = Posterior::new();
             let mut history = vec![posterior.of(style)];
@@ -661,20 +674,21 @@ mod tests {
     #[test]
     fn the_mixture_weights_recover_a_known_mixture() {
         // Fleets drawn from a known mixture, the posterior without forgetting.
-        let truth = [0.2, 0.5, 0.3];
+        let truth = [0.2, 0.4, 0.15, 0.25];
         let n = MEMORY;
         let mut rng = Rng::new(123);
         let mut posterior = Posterior::with_decay(1.0);
         let mut counts = [0.0; STYLES];
         for _ in 0..n {
+            // The first style whose cumulative share passes the roll.
             let roll = rng.below(1000) as f64 / 1000.0;
-            let k = if roll < truth[0] {
-                0
-            } else if roll < truth[0] + truth[1] {
-                1
-            } else {
-                2
-            };
+            let mut below = 0.0;
+            let k = (0..STYLES)
+                .find(|&k| {
+                    below += truth[k];
+                    roll < below
+                })
+                .unwrap_or(STYLES - 1);
             counts[k] += 1.0;
             posterior.update(&Style::ALL[k].sample(&mut rng), tables());
         }
@@ -721,8 +735,10 @@ mod tests {
 
     #[test]
     fn the_game_posterior_moves_to_border_when_a_border_ship_sinks() {
-        let tilt = Tilt::new([1.0 / 3.0; STYLES], tables());
-        assert_eq!(tilt.game_posterior(&View::new()), [1.0 / 3.0; STYLES]);
+        let even = 1.0 / STYLES as f64;
+        let tilt = Tilt::new([even; STYLES], tables());
+        assert_eq!(tilt.game_posterior(&View::new()), [even; STYLES]);
+        let border = Style::Border.index();
         let mut rng = Rng::new(5);
         let fleet = Style::Border.sample(&mut rng);
         let battleship = battleship_of(&fleet);
@@ -731,13 +747,15 @@ mod tests {
         let mut view = View::new();
         sink(&mut view, &fleet, battleship);
         let q = tilt.game_posterior(&view);
-        assert!(q[1] > 0.4 && q[1] > q[0] && q[1] > q[2], "{q:?}");
+        let leads = |q: [f64; STYLES]| (0..STYLES).all(|s| s == border || q[border] > q[s]);
+        assert!(q[border] > even && leads(q), "{q:?}");
         // Every big ship of the border fleet sunk: border is nearly certain.
         for ship in fleet.ships().iter().filter(|s| s.len() > 1 && s.len() < 4) {
             sink(&mut view, &fleet, *ship);
         }
         let q = tilt.game_posterior(&view);
-        assert!(q[1] > 0.9, "{q:?}");
+        let far_ahead = (0..STYLES).all(|s| s == border || q[border] > 3.0 * q[s]);
+        assert!(q[border] > 0.75 && far_ahead, "{q:?}");
         // A battleship sunk in the middle moves it away from border.
         let inner = Fleet::parse("D4-G4 A1-A3 J1-J3 A6-A7 J6-J7 C9-D9 F10 H10 J10 H8");
         let inner = inner.unwrap();
@@ -745,23 +763,50 @@ mod tests {
         let mut view = View::new();
         sink(&mut view, &inner, big);
         let q = tilt.game_posterior(&view);
-        assert!(q[1] < 1.0 / 3.0, "{q:?}");
+        assert!(q[border] < even, "{q:?}");
         // Misses on the border move it away from border too.
         let mut empty = View::new();
         for cell in Cell::all().filter(|c| c.row() == 0 && inner.ship_at(*c).is_none()) {
             empty.record_judged(&inner, cell).unwrap();
         }
         let q = tilt.game_posterior(&empty);
-        assert!(q[1] < 1.0 / 3.0, "{q:?}");
+        assert!(q[border] < even, "{q:?}");
         // Without the in-game update, the prior.
         assert_eq!(tilt.fixed().game_posterior(&empty), tilt.prior);
+    }
+
+    #[test]
+    fn the_game_posterior_moves_to_packed_when_a_packed_fleet_sinks() {
+        // Every ship of a packed fleet sunk, from even chances: packed fleets keep
+        // their longer ships by the edges, as border fleets do, but their boats in
+        // the second ring and some longer ships inside, which border fleets never do.
+        let packed = Style::Packed.index();
+        let tilt = Tilt::new([1.0 / STYLES as f64; STYLES], tables());
+        let (mut leads, mut total, n) = (0, 0.0, 12);
+        for seed in 0..n {
+            let fleet = Style::Packed.sample(&mut Rng::new(seed));
+            let mut view = View::new();
+            for ship in fleet.ships() {
+                sink(&mut view, &fleet, *ship);
+            }
+            let q = tilt.game_posterior(&view);
+            if (0..STYLES).all(|s| s == packed || q[packed] > q[s]) {
+                leads += 1;
+            }
+            total += q[packed];
+        }
+        let mean = total / n as f64;
+        assert!(
+            leads >= 10 && mean > 0.75,
+            "packed leads {leads} of {n}, mean {mean}"
+        );
     }
 
     #[test]
     fn adaptive_hunters_fire_at_open_cells_and_end_at_twenty_hits() {
         let mut posterior = Posterior::new();
         let mut rng = Rng::new(11);
-        for style in [Style::Border, Style::Compact, Style::Uniform, Style::Border] {
+        for style in [Style::Border, Style::Packed, Style::Compact, Style::Uniform] {
             let fleet = style.sample(&mut rng);
             for tilt in [posterior.tilt(tables()), posterior.tilt(tables()).fixed()] {
                 let mut view = View::new();
@@ -782,7 +827,7 @@ mod tests {
 
     #[test]
     fn a_border_tilt_moves_the_belief_to_the_border() {
-        let tilt = Tilt::new([0.0, 1.0, 0.0], tables());
+        let tilt = Tilt::new(only(Style::Border), tables());
         let view = View::new();
         let mut by_length = [[0.0; 100]; 4];
         for row in &mut by_length {
@@ -802,6 +847,20 @@ mod tests {
         let centre = Cell::at(4, 4).unwrap().index();
         assert!(belief.by_length[3][corner_row] > 3.0 * belief.by_length[3][centre]);
         assert!(belief.by_length[0][centre] > belief.by_length[0][corner_row]);
+    }
+
+    #[test]
+    fn a_packed_tilt_moves_the_boats_off_the_border() {
+        let tilt = Tilt::new(only(Style::Packed), tables());
+        let view = View::new();
+        let by_length = [[0.05; 100]; 4];
+        let source = super::super::hunter::Source::Exact;
+        let mut belief = Belief::from_lengths(&view, &by_length, Vec::new(), source);
+        tilt.apply(&view, &mut belief);
+        let edge = Cell::at(4, 0).unwrap().index(); // E1
+        let second_ring = Cell::at(4, 1).unwrap().index(); // E2
+        let boats = &belief.by_length[0];
+        assert!(boats[second_ring] > 10.0 * boats[edge], "{boats:?}");
     }
 
     #[test]
