@@ -87,6 +87,12 @@ fn a_misspelt_name_fails_with_the_list_of_values() {
         "rm, uct",
     );
     refused_before_the_run(
+        &["bench", "shell", "--playout", "twos"],
+        "twos",
+        "--playout",
+        "fours, threes",
+    );
+    refused_before_the_run(
         &[
             "bench",
             "shell",

@@ -13,9 +13,12 @@
 //! tables hold about 5 × 10^7 states, too many to keep; rejection costs about 1.7 ms.
 //!
 //! [`place`] draws, per fleet: a uniform fleet (so nothing is ever excluded), or the
-//! big ships on the border with the boats inside, or the most compact of several
-//! uniform fleets (smallest area of ships plus rings, which leaves a hunter more
-//! water to search for the boats). Every fleet is legal; no fixed pattern recurs.
+//! big ships on the border with the boats inside, or a packed fleet
+//! ([`packed_fleet`]: a uniform fleet whose longer ships a random walk packs
+//! together while its boats move out into the open water they leave, water a hunter
+//! assuming uniform placement searches for longer ships first). Every
+//! fleet is legal; no fixed pattern recurs. [`compact_fleet`], the most compact of
+//! a few uniform fleets, is the milder style the adaptive hunter's tables know.
 
 use crate::games::battleship::{Cell, CellSet, Fleet, Ship};
 use crate::rng::Rng;
@@ -23,11 +26,14 @@ use crate::rng::Rng;
 /// The lengths of the ten ships, longest first (a conflict shows up early).
 const LENGTHS: [usize; 10] = [4, 3, 3, 2, 2, 2, 1, 1, 1, 1];
 
-/// Chances, in percent, of the mixture's parts: uniform, border, compact.
+/// Chances, in percent, of the mixture's parts: uniform, border, packed.
 const MIXTURE: [u64; 3] = [30, 45, 25];
 
-/// How many uniform fleets the compact part compares.
+/// How many uniform fleets [`compact_fleet`] compares.
 const COMPACT_CANDIDATES: usize = 12;
+
+/// Moves [`packed_fleet`]'s random walk tries (each a few microseconds).
+const PACKING_MOVES: usize = 2000;
 
 /// One uniformly drawn placement of a ship of `len` cells (1 to 4).
 fn random_ship(len: usize, rng: &mut Rng) -> Option<Ship> {
@@ -122,16 +128,17 @@ pub fn border_fleet(rng: &mut Rng) -> Fleet {
     })
 }
 
+/// The cells of `ships` and their rings.
+fn covered<'a>(ships: impl Iterator<Item = &'a Ship>) -> CellSet {
+    ships.fold(CellSet::new(), |set, ship| {
+        set.union(ship.cell_set()).union(ship.ring())
+    })
+}
+
 /// The area of the ships and their rings.
 #[must_use]
 pub fn footprint(fleet: &Fleet) -> usize {
-    fleet
-        .ships()
-        .iter()
-        .fold(CellSet::new(), |set, ship| {
-            set.union(ship.cell_set()).union(ship.ring())
-        })
-        .len()
+    covered(fleet.ships().iter()).len()
 }
 
 /// The most compact of a few uniform fleets (smallest ships-plus-rings area).
@@ -149,6 +156,64 @@ pub fn compact_fleet(rng: &mut Rng) -> Fleet {
     best
 }
 
+/// The cells of `ships` and their rings, all but ship `skip`.
+fn taken_by(ships: &[Ship], skip: usize) -> CellSet {
+    covered(
+        ships
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != skip)
+            .map(|(_, ship)| ship),
+    )
+}
+
+/// What [`packed_fleet`]'s walk keeps from growing and from shrinking: the area of
+/// the longer ships and their rings, and the boats' open water (per boat, the cells
+/// of its ring clear of every other ship and ring).
+fn packing(ships: &[Ship]) -> (usize, usize) {
+    let longer = covered(ships.iter().filter(|s| s.len() > 1)).len();
+    let open = ships
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.len() == 1)
+        .map(|(i, s)| s.ring().minus(taken_by(ships, i)).len())
+        .sum();
+    (longer, open)
+}
+
+/// A packed fleet: a uniform fleet, then [`PACKING_MOVES`] tries to move one ship
+/// (drawn uniformly) to a uniformly drawn placement of its length, each kept when the
+/// fleet stays legal, the longer ships' area does not grow and the boats' open water
+/// does not shrink ([`packing`]). The longer ships end packed together, leaving wide
+/// water, and the boats alone in it, far from the rings a sinking reveals: the cells
+/// a hunter searches last for boats. Equal scores are accepted, so the walk keeps
+/// wandering: a fleet is random, not one of a few patterns.
+pub fn packed_fleet(rng: &mut Rng) -> Fleet {
+    let start = random_fleet(rng);
+    let mut ships: Vec<Ship> = start.ships().to_vec();
+    let mut score = packing(&ships);
+    for _ in 0..PACKING_MOVES {
+        let i = usize::try_from(rng.below(LENGTHS.len() as u64)).unwrap_or(0);
+        let Some(&old) = ships.get(i) else {
+            continue;
+        };
+        let Some(ship) = random_ship(old.len(), rng) else {
+            continue;
+        };
+        if ship.cell_set().intersects(taken_by(&ships, i)) {
+            continue;
+        }
+        ships[i] = ship;
+        let moved = packing(&ships);
+        if moved.0 <= score.0 && moved.1 >= score.1 {
+            score = moved;
+        } else {
+            ships[i] = old;
+        }
+    }
+    Fleet::new(ships).unwrap_or(start)
+}
+
 /// The `genfleet` placement: the mixture described in the module documentation.
 pub fn place(rng: &mut Rng) -> Fleet {
     let [uniform, border, _] = MIXTURE;
@@ -158,7 +223,7 @@ pub fn place(rng: &mut Rng) -> Fleet {
     } else if roll < uniform + border {
         border_fleet(rng)
     } else {
-        compact_fleet(rng)
+        packed_fleet(rng)
     }
 }
 
@@ -189,17 +254,85 @@ mod tests {
         }
     }
 
-    #[test]
-    fn placer_fleets_are_legal_varied_and_deterministic() {
-        let mut rng = Rng::new(8);
-        let fleets: Vec<Fleet> = (0..60).map(|_| place(&mut rng)).collect();
-        // `Fleet` values are legal by construction; re-check through the notation.
+    /// `n` fleets of `draw` from `seed` are legal (re-checked through the notation:
+    /// `Fleet` values are legal by construction) and all different, and `draw` is
+    /// deterministic per seed.
+    fn assert_legal_varied_and_deterministic(draw: fn(&mut Rng) -> Fleet, seed: u64, n: usize) {
+        let mut rng = Rng::new(seed);
+        let fleets: Vec<Fleet> = (0..n).map(|_| draw(&mut rng)).collect();
         for fleet in &fleets {
             assert_eq!(Fleet::parse(&fleet.to_string()).as_ref(), Ok(fleet));
         }
         let distinct: std::collections::HashSet<&Fleet> = fleets.iter().collect();
         assert_eq!(distinct.len(), fleets.len());
-        assert_eq!(place(&mut Rng::new(4)), place(&mut Rng::new(4)));
+        assert_eq!(draw(&mut Rng::new(4)), draw(&mut Rng::new(4)));
+    }
+
+    #[test]
+    fn placer_fleets_are_legal_varied_and_deterministic() {
+        assert_legal_varied_and_deterministic(place, 8, 60);
+    }
+
+    #[test]
+    fn packed_fleets_are_legal_varied_and_deterministic() {
+        assert_legal_varied_and_deterministic(packed_fleet, 11, 40);
+        assert_ne!(
+            packed_fleet(&mut Rng::new(4)),
+            packed_fleet(&mut Rng::new(5))
+        );
+    }
+
+    #[test]
+    fn packing_packs_the_longer_ships_and_opens_water_round_the_boats() {
+        let mean = |seed: u64, draw: fn(&mut Rng) -> Fleet| {
+            let mut rng = Rng::new(seed);
+            let scores: Vec<(usize, usize)> =
+                (0..40).map(|_| packing(draw(&mut rng).ships())).collect();
+            let n = scores.len() as f64;
+            (
+                scores.iter().map(|s| s.0 as f64).sum::<f64>() / n,
+                scores.iter().map(|s| s.1 as f64).sum::<f64>() / n,
+            )
+        };
+        let (uniform_area, uniform_open) = mean(1, random_fleet);
+        let (packed_area, packed_open) = mean(3, packed_fleet);
+        assert!(
+            packed_area < uniform_area - 8.0,
+            "{packed_area} {uniform_area}"
+        );
+        assert!(
+            packed_open > uniform_open + 4.0,
+            "{packed_open} {uniform_open}"
+        );
+    }
+
+    #[test]
+    fn packed_fleets_cost_the_simulated_hunter_misses() {
+        use crate::games::battleship::{ShotResult, View};
+        let misses = |seed: u64, draw: fn(&mut Rng) -> Fleet| {
+            let mut rng = Rng::new(seed);
+            let mut total = 0u32;
+            for _ in 0..60 {
+                let fleet = draw(&mut rng);
+                let mut view = View::new();
+                while !view.all_sunk() {
+                    let cell = super::super::quick::simulated_hunt(
+                        &view,
+                        super::super::quick::Model::Alone,
+                    )
+                    .expect("an open cell while ships are afloat");
+                    if view.record_judged(&fleet, cell) == Ok(ShotResult::Miss) {
+                        total += 1;
+                    }
+                }
+            }
+            f64::from(total) / 60.0
+        };
+        let uniform = misses(1, random_fleet);
+        let packed = misses(2, packed_fleet);
+        // About 37.5 and 44 (sd about 6 each): a gap of three misses is over three
+        // standard errors of the difference.
+        assert!(packed > uniform + 3.0, "{packed} {uniform}");
     }
 
     #[test]

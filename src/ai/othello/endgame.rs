@@ -248,7 +248,10 @@ fn raise(best: &mut i32, alpha: &mut i32, score: i32, beta: i32) -> bool {
 /// `stable_discs_with_edges` (the x86-64-v3 one gathers the edge columns with
 /// `pext`).
 macro_rules! stability_cut {
-    ($board:expr, $alpha:expr, $n:expr, $edges:expr) => {{
+    ($board:expr, $alpha:expr, $n:expr, $edges:expr) => {
+        stability_cut!($board, $alpha, $n, $edges, stable_discs_with_edges)
+    };
+    ($board:expr, $alpha:expr, $n:expr, $edges:expr, $stable:ident) => {{
         let (board, alpha, n, edges): (&Board, i32, u32, &EdgeStability) =
             ($board, $alpha, $n, $edges);
         if alpha < stability_threshold(n) {
@@ -257,7 +260,7 @@ macro_rules! stability_cut {
             // SAFETY: the x86-64-v3 and v4 copies run only where their features
             // (`bmi2` among them) were detected; the portable function is safe.
             #[allow(unused_unsafe)]
-            let stable = unsafe { stable_discs_with_edges(board.opponent, board.player, edges) };
+            let stable = unsafe { $stable(board.opponent, board.player, edges) };
             let bound = 64 - 2 * stable.count_ones() as i32;
             (bound <= alpha).then_some(bound)
         }
@@ -396,7 +399,9 @@ macro_rules! last3 {
 macro_rules! search_functions {
     ($isa:ident $(#[$feature:meta])*) => {
         use crate::games::othello::bitboard::$isa::{flips, last_flip_count, moves};
-        use crate::games::othello::properties::$isa::stable_discs_with_edges;
+        use crate::games::othello::properties::$isa::{
+            stable_discs_with_edges, stable_discs_with_four_empties,
+        };
 
         /// The fastest-first key of the move to `square` leading to `next` (the
         /// opponent to move, with the legal moves `replies`): lower is searched
@@ -842,7 +847,9 @@ macro_rules! search_functions {
             odd: u64,
         ) -> i32 {
             solver.nodes += 1;
-            if let Some(bound) = stability_cut!(board, alpha, 4, solver.edges) {
+            if let Some(bound) =
+                stability_cut!(board, alpha, 4, solver.edges, stable_discs_with_four_empties)
+            {
                 return bound;
             }
             let empty = board.empty();

@@ -84,6 +84,18 @@ pub enum Policy {
     Threes,
 }
 
+impl Policy {
+    /// The policy named `fours` or `threes`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Policy> {
+        match name {
+            "fours" => Some(Policy::Fours),
+            "threes" => Some(Policy::Threes),
+            _ => None,
+        }
+    }
+}
+
 impl Board {
     fn of(position: &Position, policy: Policy) -> Board {
         let occupied = position.occupied();

@@ -15,6 +15,7 @@ use clap::Args;
 use tabula::ai::Limits;
 use tabula::ai::shell::candidates::{Tactics, candidates};
 use tabula::ai::shell::exact::{self, Exact};
+use tabula::ai::shell::playout::Policy;
 use tabula::ai::shell::solver::{self, Solver};
 use tabula::ai::shell::{Selection, Settings, greedy, playout, search, tactician, windows};
 use tabula::games::shell::{Cell, Position};
@@ -26,6 +27,8 @@ use crate::values::named;
 
 /// The names of the search's selections, as `Selection::from_name` reads them.
 const SELECTIONS: [&str; 2] = ["rm", "uct"];
+/// The names of the playout policies, as `Policy::from_name` reads them.
+const PLAYOUTS: [&str; 2] = ["fours", "threes"];
 
 #[derive(Args, Clone, Debug)]
 pub struct ShellArgs {
@@ -87,6 +90,14 @@ pub struct ShellArgs {
     /// Shares of the final strategy dropped below this (shell; 0: the default).
     #[arg(long, default_value_t = 0.0)]
     threshold: f64,
+    /// The same cut on boards with more than 20 empty cells, where it is the larger
+    /// (shell; the player's default when not given, 0 for none).
+    #[arg(long)]
+    open_threshold: Option<f64>,
+    /// The leaves' playout policy: fours (the default) or threes (also makes and
+    /// blocks open fours) (shell).
+    #[arg(long, default_value = "fours", value_parser = named(PLAYOUTS, Policy::from_name))]
+    playout: Policy,
     /// Regret each node starts its threat cells with (shell; the player's default
     /// when not given, 0 for none).
     #[arg(long)]
@@ -246,6 +257,8 @@ fn settings(args: &ShellArgs) -> Result<Settings> {
         } else {
             defaults.threshold
         },
+        open_threshold: args.open_threshold.unwrap_or(defaults.open_threshold),
+        playout: args.playout,
         sharpen: or_default(args.sharpen as usize, defaults.sharpen as usize) as u32,
         threat_prior: args.threat_prior.unwrap_or(defaults.threat_prior),
         exploration: if args.exploration > 0.0 {

@@ -219,13 +219,81 @@ fn line_flips(mover: u32, other: u32, square: u32) -> u32 {
 #[inline(always)]
 #[must_use]
 pub fn stable_discs_with_edges(player: u64, opponent: u64, edges: &EdgeStability) -> u64 {
-    stable_discs_from_edges(player, opponent, edges.edges(player, opponent))
+    let lines = full_lines(player | opponent);
+    stable_discs_from_edges(player, edges.edges(player, opponent), lines)
 }
 
-/// [`stable_discs_with_edges`] from the edges' stable discs `edge_stable`.
+/// [`stable_discs_with_edges`] on a board with exactly four empty squares, whose
+/// full lines are those through none of the four ([`LINES_THROUGH`]): four
+/// look-ups instead of the shifts of [`full_lines`].
 #[inline(always)]
-fn stable_discs_from_edges(player: u64, opponent: u64, edge_stable: u64) -> u64 {
-    let [rows, columns, down, up] = full_lines(player | opponent);
+#[must_use]
+pub fn stable_discs_with_four_empties(player: u64, opponent: u64, edges: &EdgeStability) -> u64 {
+    let lines = full_lines_of_four(!(player | opponent));
+    stable_discs_from_edges(player, edges.edges(player, opponent), lines)
+}
+
+/// For each square, its row, column, diagonal and anti-diagonal (the square
+/// included), in the order of [`full_lines`].
+static LINES_THROUGH: [[u64; 4]; 64] = {
+    let mut table = [[0u64; 4]; 64];
+    let mut square = 0;
+    while square < 64 {
+        let (row, column) = ((square / 8) as i32, (square % 8) as i32);
+        let mut other: i32 = 0;
+        while other < 64 {
+            let (r, c) = (other / 8, other % 8);
+            let bit = 1u64 << other;
+            if r == row {
+                table[square][0] |= bit;
+            }
+            if c == column {
+                table[square][1] |= bit;
+            }
+            if r - row == c - column {
+                table[square][2] |= bit;
+            }
+            if r - row == column - c {
+                table[square][3] |= bit;
+            }
+            other += 1;
+        }
+        square += 1;
+    }
+    table
+};
+
+/// [`full_lines`] of a board whose four empty squares are `empty` (exactly four):
+/// a square's line along an axis is full when no empty square lies on it.
+#[inline(always)]
+#[must_use]
+pub fn full_lines_of_four(empty: u64) -> [u64; 4] {
+    let first = empty.trailing_zeros() as usize & 63;
+    let rest = empty & empty.wrapping_sub(1);
+    let second = rest.trailing_zeros() as usize & 63;
+    let rest = rest & rest.wrapping_sub(1);
+    let third = rest.trailing_zeros() as usize & 63;
+    let rest = rest & rest.wrapping_sub(1);
+    let fourth = rest.trailing_zeros() as usize & 63;
+    let [a, b, c, d] = [
+        &LINES_THROUGH[first],
+        &LINES_THROUGH[second],
+        &LINES_THROUGH[third],
+        &LINES_THROUGH[fourth],
+    ];
+    [
+        !(a[0] | b[0] | c[0] | d[0]),
+        !(a[1] | b[1] | c[1] | d[1]),
+        !(a[2] | b[2] | c[2] | d[2]),
+        !(a[3] | b[3] | c[3] | d[3]),
+    ]
+}
+
+/// [`stable_discs_with_edges`] from the edges' stable discs `edge_stable` and the
+/// full lines `lines` (as [`full_lines`] gives them).
+#[inline(always)]
+fn stable_discs_from_edges(player: u64, edge_stable: u64, lines: [u64; 4]) -> u64 {
+    let [rows, columns, down, up] = lines;
     let central = player & CENTRAL;
     // Shifts off the central squares land on the border (or off the board) and are
     // masked away.
@@ -246,7 +314,7 @@ fn stable_discs_from_edges(player: u64, opponent: u64, edge_stable: u64) -> u64 
 /// The stable-disc count of the portable copy of a hot recursion (see
 /// [`crate::cpu`]).
 pub mod portable {
-    pub use super::stable_discs_with_edges;
+    pub use super::{stable_discs_with_edges, stable_discs_with_four_empties};
 }
 
 /// The stable-disc count of the x86-64-v3 copy: the same discs, the edge columns
@@ -257,7 +325,10 @@ pub mod portable {
 pub mod x86_64_v3 {
     use std::arch::x86_64::{_pdep_u64, _pext_u64};
 
-    use super::{COLUMN_A, COLUMN_H, EdgeStability, ROW_1, stable_discs_from_edges};
+    use super::{
+        COLUMN_A, COLUMN_H, EdgeStability, ROW_1, full_lines, full_lines_of_four,
+        stable_discs_from_edges,
+    };
 
     /// [`super::stable_discs_with_edges`]. Always inlined (a function with its
     /// own target features could not be), and the intrinsics then inline into the
@@ -277,7 +348,27 @@ pub mod x86_64_v3 {
             return super::stable_discs_with_edges(player, opponent, edges);
         }
         // SAFETY: as this function.
-        unsafe { gathered_stable_discs(player, opponent, edges) }
+        unsafe { gathered_stable_discs(player, opponent, edges, full_lines(player | opponent)) }
+    }
+
+    /// [`super::stable_discs_with_four_empties`], as [`stable_discs_with_edges`].
+    ///
+    /// # Safety
+    ///
+    /// As [`stable_discs_with_edges`].
+    #[inline(always)]
+    #[must_use]
+    pub unsafe fn stable_discs_with_four_empties(
+        player: u64,
+        opponent: u64,
+        edges: &EdgeStability,
+    ) -> u64 {
+        if !crate::cpu::fast_bit_gather() {
+            return super::stable_discs_with_four_empties(player, opponent, edges);
+        }
+        let lines = full_lines_of_four(!(player | opponent));
+        // SAFETY: as this function.
+        unsafe { gathered_stable_discs(player, opponent, edges, lines) }
     }
 
     /// [`stable_discs_with_edges`] with `pext` and `pdep` whatever the processor.
@@ -291,6 +382,7 @@ pub mod x86_64_v3 {
         player: u64,
         opponent: u64,
         edges: &EdgeStability,
+        lines: [u64; 4],
     ) -> u64 {
         // SAFETY: the caller's CPU has `bmi2`.
         let (left, right, left_of, right_of) = unsafe {
@@ -306,7 +398,7 @@ pub mod x86_64_v3 {
         let (left, right) = (edges.line(left, left_of), edges.line(right, right_of));
         // SAFETY: as above.
         let columns = unsafe { _pdep_u64(left, COLUMN_A) | _pdep_u64(right, COLUMN_H) };
-        stable_discs_from_edges(player, opponent, bottom | top << 56 | columns)
+        stable_discs_from_edges(player, bottom | top << 56 | columns, lines)
     }
 }
 
@@ -314,7 +406,7 @@ pub mod x86_64_v3 {
 /// with `pext` and `pdep` (no processor with AVX-512 runs them in microcode).
 #[cfg(target_arch = "x86_64")]
 pub mod x86_64_v4 {
-    use super::EdgeStability;
+    use super::{EdgeStability, full_lines, full_lines_of_four};
 
     /// [`super::stable_discs_with_edges`].
     ///
@@ -328,8 +420,26 @@ pub mod x86_64_v4 {
         opponent: u64,
         edges: &EdgeStability,
     ) -> u64 {
+        let lines = full_lines(player | opponent);
         // SAFETY: as this function.
-        unsafe { super::x86_64_v3::gathered_stable_discs(player, opponent, edges) }
+        unsafe { super::x86_64_v3::gathered_stable_discs(player, opponent, edges, lines) }
+    }
+
+    /// [`super::stable_discs_with_four_empties`].
+    ///
+    /// # Safety
+    ///
+    /// As [`stable_discs_with_edges`].
+    #[inline(always)]
+    #[must_use]
+    pub unsafe fn stable_discs_with_four_empties(
+        player: u64,
+        opponent: u64,
+        edges: &EdgeStability,
+    ) -> u64 {
+        let lines = full_lines_of_four(!(player | opponent));
+        // SAFETY: as this function.
+        unsafe { super::x86_64_v3::gathered_stable_discs(player, opponent, edges, lines) }
     }
 }
 
@@ -437,6 +547,36 @@ mod tests {
         // Two empty ends: the opponent fills one and then the other.
         assert_eq!(edges.line(0b0111_1110, 0), 0);
         assert_eq!(edges.line(0, 0), 0);
+    }
+
+    #[test]
+    fn four_empties_give_the_full_lines_and_stable_discs_of_the_board() {
+        let mut rng = crate::rng::Rng::new(41);
+        let edges = EdgeStability::get();
+        for _ in 0..20_000 {
+            let mut empty = 0u64;
+            while empty.count_ones() < 4 {
+                empty |= 1 << rng.below(64);
+            }
+            assert_eq!(full_lines_of_four(empty), full_lines(!empty), "{empty:#x}");
+            let player = !empty & rng.next_u64();
+            let opponent = !empty & !player;
+            let plain = stable_discs_with_edges(player, opponent, edges);
+            let four = stable_discs_with_four_empties(player, opponent, edges);
+            assert_eq!(four, plain, "{player:#x} {opponent:#x}");
+            #[cfg(target_arch = "x86_64")]
+            if crate::cpu::Isa::detected() != crate::cpu::Isa::Portable {
+                // SAFETY: the features of the copies (`bmi2` among them) were
+                // detected.
+                let copies = unsafe {
+                    [
+                        x86_64_v3::stable_discs_with_four_empties(player, opponent, edges),
+                        x86_64_v4::stable_discs_with_four_empties(player, opponent, edges),
+                    ]
+                };
+                assert_eq!(copies, [plain; 2], "{player:#x} {opponent:#x}");
+            }
+        }
     }
 
     #[cfg(target_arch = "x86_64")]

@@ -39,6 +39,9 @@ pub struct Options {
     /// What the Shell: the share (per cent) below which a cell of the search's final
     /// strategy is dropped before the pick is drawn (and below half the largest).
     pub shell_threshold: u32,
+    /// What the Shell: the same cut (per cent) on an open board (more than 20 empty
+    /// cells) where it is the larger; 0 leaves open boards to `shell_threshold`.
+    pub shell_open_threshold: u32,
     /// Othello: at this many empties or fewer the player solves exactly.
     pub endgame: u32,
     /// Othello: the midgame evaluation.
@@ -72,6 +75,8 @@ impl Default for Options {
             shell_sharpen: crate::ai::shell::Settings::default().sharpen,
             shell_threshold: (crate::ai::shell::Settings::default().threshold * 100.0).round()
                 as u32,
+            shell_open_threshold: (crate::ai::shell::Settings::default().open_threshold * 100.0)
+                .round() as u32,
             endgame: 20,
             evaluation: Evaluation::Pattern,
             gogui_rows: false,
@@ -88,7 +93,7 @@ fn ai_default_builders() -> usize {
 }
 
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 18] = [
+pub const OPTION_NAMES: [&str; 19] = [
     "movetime",
     "depth",
     "threads",
@@ -100,6 +105,7 @@ pub const OPTION_NAMES: [&str; 18] = [
     "shell_blocks",
     "shell_sharpen",
     "shell_threshold",
+    "shell_open_threshold",
     "player",
     "endgame",
     "eval",
@@ -175,6 +181,7 @@ impl Options {
             "shell_builders" => self.shell_builders = number(name, value, 0, 8)?,
             "shell_sharpen" => self.shell_sharpen = number(name, value, 1, 8)?,
             "shell_threshold" => self.shell_threshold = number(name, value, 1, 50)?,
+            "shell_open_threshold" => self.shell_open_threshold = number(name, value, 0, 50)?,
             "shell_blocks" => self.shell_strict_blocks = switch(name, value, "open", "strict")?,
             "endgame" => self.endgame = number(name, value, 0, 60)?,
             "eval" => {

@@ -97,6 +97,7 @@ pub fn search(
         strict_blocks: options.shell_strict_blocks,
         sharpen: options.shell_sharpen,
         threshold: f64::from(options.shell_threshold) / 100.0,
+        open_threshold: f64::from(options.shell_open_threshold) / 100.0,
         ..Settings::default()
     };
     let mut fresh = ai::shell::Memory::default();

@@ -186,3 +186,24 @@ fn shell_threshold_takes_a_share_in_per_cent_and_refuses_others() {
     let answer = ok(&mut session, &format!("genmove {}", color.name()));
     assert_eq!(answer.len(), 2, "{answer}");
 }
+
+#[test]
+fn shell_open_threshold_takes_zero_to_fifty_and_refuses_others() {
+    let (mut session, color) = started(GameKind::Shell, "default");
+    assert_eq!(session.options.shell_open_threshold, 35);
+    ok(&mut session, "set_option shell_open_threshold 0");
+    assert_eq!(session.options.shell_open_threshold, 0);
+    let options = session.options.clone();
+    for refused in ["51", "-1", "0.3", "open"] {
+        assert!(
+            ask(
+                &mut session,
+                &format!("set_option shell_open_threshold {refused}")
+            )
+            .is_err()
+        );
+    }
+    assert_eq!(session.options, options);
+    let answer = ok(&mut session, &format!("genmove {}", color.name()));
+    assert_eq!(answer.len(), 2, "{answer}");
+}
