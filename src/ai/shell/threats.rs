@@ -154,7 +154,12 @@ fn first_picks(position: &Position, tactics: &Tactics, attacker: Color) -> u128 
 /// against every answer that might break it (module docs), or `None`: when the
 /// defender can win at once, when there is no line, or when the budget ran out.
 #[must_use]
-pub fn attack(position: &Position, attacker: Color, depth: u32, budget: &mut Budget) -> Option<Cell> {
+pub fn attack(
+    position: &Position,
+    attacker: Color,
+    depth: u32,
+    budget: &mut Budget,
+) -> Option<Cell> {
     if position.status().is_over() || depth == 0 {
         return None;
     }
@@ -230,23 +235,44 @@ impl Defense {
             .collect()
     }
 
+    /// The matrix game where the defender (rows) loses exactly the pairs marked lost,
+    /// solved exactly: the row player's payoff is −1 on a lost pair, else 0.
+    fn solve(&self) -> super::matrix::Solution {
+        let (rows, cols) = (self.cells.len(), self.threats.len());
+        let matrix: Vec<f64> = self
+            .lost
+            .iter()
+            .map(|&l| if l { -1.0 } else { 0.0 })
+            .collect();
+        super::lp::solve(&matrix, rows, cols)
+    }
+
     /// The defender's equilibrium mix over its cells in the matrix game where it
     /// loses exactly the pairs marked lost (solved exactly), with the chance that
     /// the attacker's line then wins.
     #[must_use]
     pub fn mix(&self) -> (Vec<(Cell, f64)>, f64) {
-        let (rows, cols) = (self.cells.len(), self.threats.len());
-        let matrix: Vec<f64> = self.lost.iter().map(|&l| if l { -1.0 } else { 0.0 }).collect();
-        let solution = super::lp::solve(&matrix, rows, cols);
-        let mix = self
-            .cells
-            .iter()
-            .zip(solution.rows)
-            .filter(|(_, p)| *p > 1e-9)
-            .map(|(&c, p)| (c, p))
-            .collect();
-        (mix, -solution.value)
+        let solution = self.solve();
+        (support_of(&self.cells, &solution.rows), -solution.value)
     }
+
+    /// The attacker's equilibrium mix over its threats in the same game, with the
+    /// chance that its line wins.
+    #[must_use]
+    pub fn attack_mix(&self) -> (Vec<(Cell, f64)>, f64) {
+        let solution = self.solve();
+        (support_of(&self.threats, &solution.cols), -solution.value)
+    }
+}
+
+/// The cells of `cells` with a positive share in `shares`, with their shares.
+fn support_of(cells: &[Cell], shares: &[f64]) -> Vec<(Cell, f64)> {
+    cells
+        .iter()
+        .zip(shares)
+        .filter(|(_, p)| **p > 1e-9)
+        .map(|(&c, &p)| (c, p))
+        .collect()
 }
 
 /// The threats `defender` faces in a quiet `position` ([`Defense`]), its cells tried
@@ -314,10 +340,113 @@ pub fn defense(
     })
 }
 
+/// What the threat searches advise the search's root for one colour.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Advice {
+    /// Play this mix without searching: the first pick of a forcing line, or the
+    /// threat game of a quiet position (one colour's threats against the other's
+    /// cells) solved exactly when no cell of the defender breaks every threat.
+    Play(Vec<(Cell, f64)>),
+    /// Search, with `extra` joining both colours' root lists (threats to make and
+    /// the cells that break them), and play only cells of `keep` (when the search's
+    /// strategy holds none, the cells of `keep` evenly).
+    Search {
+        /// Cells added to the root's lists.
+        extra: u128,
+        /// The cells the final strategy keeps ([`BOARD`] for all).
+        keep: u128,
+    },
+}
+
+/// The threat searches' advice to `color` at the root of `position`, whose root lists
+/// are `mine` and `theirs`, within `budget`:
+/// - a forcing line of its own ([`attack`]) is played;
+/// - facing the opponent's threats ([`defense`]), it keeps to the cells that break
+///   them all, or, when none does, plays the defender's exact mix;
+/// - holding threats of its own that some cell breaks, the threats and those cells
+///   join the lists; when no cell breaks them all, it plays the attacker's exact mix.
+#[must_use]
+pub fn advise(
+    position: &Position,
+    color: Color,
+    mine: &[Cell],
+    theirs: &[Cell],
+    budget: &mut Budget,
+) -> Advice {
+    if let Some(cell) = attack(position, color, DEPTH, budget) {
+        return Advice::Play(vec![(cell, 1.0)]);
+    }
+    if let Some(facing) = defense(position, color, mine, DEPTH, budget) {
+        return facing.advice(Role::Defender);
+    }
+    if let Some(holding) = defense(position, color.opponent(), theirs, DEPTH, budget) {
+        return holding.advice(Role::Attacker);
+    }
+    Advice::Search {
+        extra: 0,
+        keep: BOARD,
+    }
+}
+
+/// Which side of a [`Defense`] the advised colour is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// The colour whose threats they are.
+    Attacker,
+    /// The colour facing them.
+    Defender,
+}
+
+impl Defense {
+    /// The advice of this threat game to `role`: its exact mix when no cell breaks
+    /// every threat; else a search with the breaking cells listed, kept to them for
+    /// the defender, beside the threats for the attacker.
+    fn advice(&self, role: Role) -> Advice {
+        let mask = |cells: &[Cell]| cells.iter().fold(0u128, |m, c| m | c.bit());
+        let safe = mask(&self.safe());
+        if safe == 0 {
+            let (mix, _) = match role {
+                Role::Attacker => self.attack_mix(),
+                Role::Defender => self.mix(),
+            };
+            if !mix.is_empty() {
+                return Advice::Play(mix);
+            }
+        }
+        match role {
+            Role::Attacker => Advice::Search {
+                extra: mask(&self.threats) | safe,
+                keep: BOARD,
+            },
+            Role::Defender => Advice::Search {
+                extra: safe,
+                keep: if safe == 0 { BOARD } else { safe },
+            },
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::shell::testing::{cell, position};
+    use crate::ai::shell::testing::{cell, four_and_open_three, position};
+
+    /// Black's four-three fork at d3: the four a3-d3 (e3 completing five, S2) and the
+    /// open three d3-d5 (d2 and d6 free).
+    fn fork() -> Position {
+        position(
+            &[
+                ("a3", 'X'),
+                ("b3", 'X'),
+                ("c3", 'X'),
+                ("d4", 'X'),
+                ("d5", 'X'),
+                ("i9", 'O'),
+                ("h8", 'O'),
+            ],
+            "-",
+        )
+    }
 
     fn cells(names: &[&str]) -> Vec<Cell> {
         names.iter().map(|n| cell(n)).collect()
@@ -331,27 +460,21 @@ mod tests {
         // 9  . . . . . . . . O
         // White must take e1 (a collision there lays an egg, S4); meanwhile d5 or h5
         // makes an open four: two cells completing five against one guess (S9).
-        let p = position(
-            &[
-                ("a1", 'X'),
-                ("b1", 'X'),
-                ("c1", 'X'),
-                ("d1", 'X'),
-                ("e5", 'X'),
-                ("f5", 'X'),
-                ("g5", 'X'),
-                ("i9", 'O'),
-            ],
-            "-",
-        );
+        let p = four_and_open_three();
         let mut budget = Budget::new(BUDGET);
         let first = attack(&p, Color::Black, DEPTH, &mut budget).expect("a forcing line");
         assert!(first == cell("d5") || first == cell("h5"), "{first}");
         // White has no line.
-        assert_eq!(attack(&p, Color::White, DEPTH, &mut Budget::new(BUDGET)), None);
+        assert_eq!(
+            attack(&p, Color::White, DEPTH, &mut Budget::new(BUDGET)),
+            None
+        );
         // Without the four the open three alone is answered by taking an end.
         let bare = position(&[("e5", 'X'), ("f5", 'X'), ("g5", 'X'), ("i9", 'O')], "-");
-        assert_eq!(attack(&bare, Color::Black, DEPTH, &mut Budget::new(BUDGET)), None);
+        assert_eq!(
+            attack(&bare, Color::Black, DEPTH, &mut Budget::new(BUDGET)),
+            None
+        );
     }
 
     #[test]
@@ -364,18 +487,7 @@ mod tests {
         // egg, S4) while black opens the three on d2 or d6: two cells complete five
         // against one guess. But the turn is simultaneous (S3): white taking d3 or
         // e3 the same turn breaks it, so d3 is no forcing line from here.
-        let p = position(
-            &[
-                ("a3", 'X'),
-                ("b3", 'X'),
-                ("c3", 'X'),
-                ("d4", 'X'),
-                ("d5", 'X'),
-                ("i9", 'O'),
-                ("h8", 'O'),
-            ],
-            "-",
-        );
+        let p = fork();
         assert!(Tactics::of(&p).wins == [0, 0]);
         let mut budget = Budget::new(BUDGET);
         assert_eq!(attack(&p, Color::Black, DEPTH, &mut budget), None);
@@ -383,8 +495,14 @@ mod tests {
         // White, the defender, sees the threat; taking d3 first breaks it (a
         // collision there lays an egg, S4, and a white turtle there blocks both
         // lines), a far cell does not.
-        let defense = defense(&p, Color::White, &cells(&["h2"]), DEPTH, &mut Budget::new(BUDGET))
-            .expect("a threat");
+        let defense = defense(
+            &p,
+            Color::White,
+            &cells(&["h2"]),
+            DEPTH,
+            &mut Budget::new(BUDGET),
+        )
+        .expect("a threat");
         assert!(defense.threats.contains(&cell("d3")), "{defense:?}");
         let safe = defense.safe();
         assert!(safe.contains(&cell("d3")), "{safe:?}");
@@ -394,11 +512,12 @@ mod tests {
     }
 
     #[test]
-    fn two_separate_threats_leave_the_defender_a_guess() {
-        // Black has two four-three forks: d3 as above, and f8 (the four g8-i8, e8
-        // completing five, and the three f6 f7 opened on f5 or f9). The egg on e5
-        // spoils the diagonals between them. One white pick cannot pre-empt both
-        // (S3, S4), so white's exact mix splits between them.
+    fn two_separate_threats_are_broken_only_by_counter_captures() {
+        // Black has two four-three forks: d3 as above, and f8 (the four f8-i8, e8
+        // completing five, and the three f6 f7 f8 opened on f5). The egg on e5
+        // spoils the diagonals between them. One white pick cannot take both fork
+        // cells (S3, S4); the white cells that still break both are those that leave
+        // white a capture (S5) the lines cannot allow, or a four of its own.
         let p = position(
             &[
                 ("a3", 'X'),
@@ -416,51 +535,109 @@ mod tests {
             ],
             "e5",
         );
-        let defense = defense(&p, Color::White, &[], DEPTH, &mut Budget::new(BUDGET * 4))
-            .expect("threats");
+        let defense = defense(
+            &p,
+            Color::White,
+            &cells(&["h2"]),
+            DEPTH,
+            &mut Budget::new(BUDGET * 4),
+        )
+        .expect("threats");
         assert!(defense.threats.contains(&cell("d3")), "{defense:?}");
         assert!(defense.threats.contains(&cell("f8")), "{defense:?}");
-        assert!(defense.safe().is_empty(), "{:?}", defense.safe());
-        let (mix, lost) = defense.mix();
-        assert!(lost > 0.3 && lost < 0.99, "{lost} {mix:?}");
-        assert!(mix.len() >= 2, "{mix:?}");
+        let safe = defense.safe();
+        assert!(!safe.contains(&cell("h2")), "{safe:?}");
+        let empty = BOARD & !p.occupied();
+        for &c in &safe {
+            let (after, _) = p.imagine_lone_turtle(Color::White, c).expect("empty cell");
+            let white = after.turtle_mask(Color::White);
+            let counters = Tactics::of(&after).captures[Color::White.index()]
+                | four_cells(white, after.occupied() & !white, empty & !c.bit());
+            assert!(counters != 0, "{c} breaks both threats without a counter");
+        }
+    }
+
+    #[test]
+    fn the_threat_game_is_solved_for_both_sides() {
+        // Two threats, two cells, each cell breaking one threat (a hand-worked 2 × 2
+        // game): each side mixes 1/2 – 1/2 and the attacker's line wins half the time.
+        let d = Defense {
+            threats: cells(&["d3", "f8"]),
+            cells: cells(&["d3", "f8"]),
+            lost: vec![false, true, true, false],
+        };
+        assert!(d.safe().is_empty());
+        let (defend, lost) = d.mix();
+        let (attack, won) = d.attack_mix();
+        assert!(
+            (lost - 0.5).abs() < 1e-9 && (won - 0.5).abs() < 1e-9,
+            "{lost} {won}"
+        );
+        for mix in [defend, attack] {
+            assert_eq!(mix.len(), 2, "{mix:?}");
+            assert!(mix.iter().all(|(_, p)| (p - 0.5).abs() < 1e-9), "{mix:?}");
+        }
+        // A third threat that both cells leave standing: the defender cannot help
+        // losing, and the attacker plays it alone.
+        let d = Defense {
+            threats: cells(&["d3", "f8", "b2"]),
+            cells: cells(&["d3", "f8"]),
+            lost: vec![false, true, true, true, false, true],
+        };
+        let (attack, won) = d.attack_mix();
+        assert!((won - 1.0).abs() < 1e-9, "{won}");
+        assert_eq!(attack, vec![(cell("b2"), 1.0)]);
+    }
+
+    #[test]
+    fn the_root_advice_plays_a_forcing_line_and_keeps_to_the_breaking_cells() {
+        // The four a1-d1 and the open three e5-g5 (first test): black plays its line.
+        let forcing = four_and_open_three();
+        let mut budget = Budget::new(BUDGET);
+        match advise(&forcing, Color::Black, &[], &[], &mut budget) {
+            Advice::Play(mix) => {
+                assert_eq!(mix.len(), 1, "{mix:?}");
+                assert!(mix[0].0 == cell("d5") || mix[0].0 == cell("h5"), "{mix:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // The four-three fork at d3 (second test): white keeps to the cells that
+        // break it (d3 and e3 among them, never the far h2); black lists its fork.
+        let fork = fork();
+        let white = cells(&["h2", "g7"]);
+        match advise(&fork, Color::White, &white, &[], &mut Budget::new(BUDGET)) {
+            Advice::Search { extra, keep } => {
+                assert_eq!(extra, keep);
+                assert!(keep & cell("d3").bit() != 0 && keep & cell("e3").bit() != 0);
+                assert_eq!(keep & cell("h2").bit(), 0);
+            }
+            other => panic!("{other:?}"),
+        }
+        match advise(&fork, Color::Black, &[], &white, &mut Budget::new(BUDGET)) {
+            Advice::Search { extra, keep } => {
+                assert_eq!(keep, BOARD);
+                assert!(extra & cell("d3").bit() != 0, "{extra:x}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // A quiet board without threats: nothing to add.
+        let quiet = position(&[("e5", 'X'), ("f6", 'O')], "-");
+        assert_eq!(
+            advise(&quiet, Color::Black, &[], &[], &mut Budget::new(BUDGET)),
+            Advice::Search {
+                extra: 0,
+                keep: BOARD
+            }
+        );
     }
 
     #[test]
     fn the_budget_bounds_the_work() {
-        let p = position(
-            &[
-                ("a3", 'X'),
-                ("b3", 'X'),
-                ("c3", 'X'),
-                ("d4", 'X'),
-                ("d5", 'X'),
-                ("i9", 'O'),
-            ],
-            "-",
-        );
+        // The forcing line of the first test, cut off after three nodes: no line.
+        let p = four_and_open_three();
         let mut budget = Budget::new(3);
         assert_eq!(attack(&p, Color::Black, DEPTH, &mut budget), None);
         assert!(budget.nodes <= 3);
-    }
-}
-#[cfg(test)]
-mod debug {
-    use super::*;
-    use crate::ai::shell::testing::{cell, position};
-    #[test]
-    fn dbg() {
-        let p = position(
-            &[("a3", 'X'),("b3", 'X'),("c3", 'X'),("d4", 'X'),("d5", 'X'),("i8", 'X'),("h8", 'X'),("g8", 'X'),("f6", 'X'),("f7", 'X'),("e5", 'E'),("a9", 'O')],
-            "e5",
-        );
-        let a = after_turn(&p, Color::Black, cell("f8"), cell("d3")).unwrap();
-        eprintln!("{}\n{:?}", a.picture(), Tactics::of(&a));
-        let b = after_turn(&a, Color::Black, cell("f5"), cell("e8")).unwrap();
-        eprintln!("{}\n{:?}", b.picture(), Tactics::of(&b));
-        let mut budget = Budget::new(100000);
-        let mut s = Search { attacker: Color::Black, budget: &mut budget };
-        eprintln!("{} {}", s.forced(&a, 3), s.forced(&b, 2));
-        panic!();
+        assert!(budget.is_spent());
     }
 }
