@@ -37,6 +37,7 @@ use super::candidates::{
 };
 use super::matrix;
 use super::playout;
+use super::threats;
 use crate::ai::Limits;
 use crate::ai::key_hash::KeyMap;
 use crate::games::Color;
@@ -118,6 +119,11 @@ pub struct Settings {
     /// in a double threat) joins both colours' candidates: the attacker's start, and
     /// the cell the defender takes first to break it.
     pub root_forcing: bool,
+    /// At the root, the simultaneous threat-space search's advice
+    /// ([`super::threats::advise`]): a forcing line is played, a threat no cell
+    /// breaks is answered by the threat game's exact mix, and facing threats that
+    /// some cells break the strategy keeps to those cells.
+    pub threat_search: bool,
     /// Shares of the final strategy below this (and below half the largest) are
     /// dropped before the pick is drawn.
     pub threshold: f64,
@@ -167,6 +173,7 @@ impl Default for Settings {
             strict_blocks: false,
             threat_answers: false,
             root_forcing: false,
+            threat_search: false,
             threshold: THRESHOLD,
             open_threshold: OPEN_THRESHOLD,
             sharpen: 1,
@@ -982,6 +989,26 @@ fn final_threshold(position: &Position, settings: &Settings) -> f64 {
     }
 }
 
+/// The root's `weights` without the cells outside `keep`; the cells of `keep` evenly
+/// when none of them has weight (and `weights` as they are when `keep` is empty).
+fn kept(weights: Vec<(Cell, f64)>, keep: u128) -> Vec<(Cell, f64)> {
+    if keep == 0 || weights.iter().all(|w| keep & w.0.bit() != 0) {
+        return weights;
+    }
+    let inside: Vec<(Cell, f64)> = weights
+        .into_iter()
+        .filter(|w| keep & w.0.bit() != 0 && w.1 > 0.0)
+        .collect();
+    if !inside.is_empty() {
+        return inside;
+    }
+    let n = f64::from(keep.count_ones());
+    crate::games::shell::CellSet::from_bits(keep)
+        .iter()
+        .map(|c| (c, 1.0 / n))
+        .collect()
+}
+
 /// A cell drawn from `strategy` (probabilities summing to 1).
 fn sample(strategy: &[(Cell, f64)], rng: &mut Rng) -> Option<Cell> {
     let mut target = rng.unit();
@@ -1067,7 +1094,7 @@ pub fn search_in(
             solved_root: false,
         });
     }
-    let extra = if settings.root_forcing && !tactics.is_sharp() {
+    let mut extra = if settings.root_forcing && !tactics.is_sharp() {
         Color::ALL
             .into_iter()
             .filter_map(|c| {
@@ -1077,6 +1104,36 @@ pub fn search_in(
     } else {
         0
     };
+    let mut keep = BOARD;
+    if settings.threat_search {
+        let theirs = candidates_with(
+            position,
+            &tactics,
+            color.opponent(),
+            settings.root_width,
+            settings.list_options(),
+        );
+        let mut budget = threats::Budget::new(threats::BUDGET);
+        match threats::advise(position, color, &mine, &theirs, &mut budget) {
+            threats::Advice::Play(strategy) => {
+                let cell = sample(&strategy, rng)?;
+                return Some(Outcome {
+                    cell,
+                    strategy,
+                    iterations: 0,
+                    nodes: 0,
+                    solved_root: true,
+                });
+            }
+            threats::Advice::Search {
+                extra: cells,
+                keep: kept,
+            } => {
+                extra |= cells;
+                keep = kept;
+            }
+        }
+    }
     let threads = settings.threads.max(1) as usize;
     let per_tree_nodes = (settings.max_nodes / threads).max(1);
     let per_tree_iterations = settings.iterations.div_ceil(threads as u64);
@@ -1165,6 +1222,7 @@ pub fn search_in(
             w.1 = (w.1.max(0.0) / total).powi(settings.sharpen as i32);
         }
     }
+    let weights = kept(weights, keep & BOARD & !position.occupied());
     let strategy = purified(&weights, final_threshold(position, &settings));
     let cell = sample(&strategy, rng)?;
     Some(Outcome {

@@ -20,6 +20,9 @@
 //!   stones), the baseline the search is measured against;
 //! - [`tactician`]: the sequential tactician, a deterministic alpha-beta over
 //!   serialised turns with threat-space search, a stronger predictable opponent;
+//! - [`threats`]: threat-space search for the simultaneous game (forcing lines of
+//!   fours and open fours, the defender's cells that break them, the guess when
+//!   none does), used at the search's root;
 //! - [`windows`]: the threat-builder, a deterministic one-ply player (win > block >
 //!   steeply weighted line windows and captures), a predictable opponent to punish.
 
@@ -35,6 +38,7 @@ pub mod solver;
 pub mod tactician;
 #[cfg(test)]
 mod testing;
+pub mod threats;
 pub mod windows;
 
 pub use mcts::{Memory, Outcome, Selection, Settings, search, search_in};

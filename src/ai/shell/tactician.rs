@@ -405,7 +405,7 @@ fn pick_in(position: &Position, color: Color, budget: &mut Budget<'_>) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::shell::testing::{cell, position, won_by_black};
+    use crate::ai::shell::testing::{cell, four_and_open_three, position, won_by_black};
 
     #[test]
     fn wins_at_once_and_blocks_a_lone_threat() {
@@ -437,19 +437,7 @@ mod tests {
         // open four on row 5 while white's turtle blocks e1, leaving black two cells
         // completing five (c5 and h5, or d5 and i5) against none: a double threat
         // (S9: one guess cannot block both).
-        let p = position(
-            &[
-                ("a1", 'X'),
-                ("b1", 'X'),
-                ("c1", 'X'),
-                ("d1", 'X'),
-                ("e5", 'X'),
-                ("f5", 'X'),
-                ("g5", 'X'),
-                ("i9", 'O'),
-            ],
-            "-",
-        );
+        let p = four_and_open_three();
         let first = forcing_line(&p, Color::Black, THREAT_DEPTH).expect("a forcing line");
         assert!(first == cell("d5") || first == cell("h5"), "{first}");
         assert_eq!(pick(&p, Color::Black), Some(first));

@@ -16,6 +16,24 @@ pub fn position(marks: &[(&str, char)], eggs: &str) -> Position {
     Position::from_notation(&format!("{board} {eggs}")).expect("test position")
 }
 
+/// Black's four a1-d1 (e1 completes five, S2) and open three e5-g5, white's lone
+/// turtle on i9: black wins by force (the four's block is a tempo for the open four).
+pub fn four_and_open_three() -> Position {
+    position(
+        &[
+            ("a1", 'X'),
+            ("b1", 'X'),
+            ("c1", 'X'),
+            ("d1", 'X'),
+            ("e5", 'X'),
+            ("f5", 'X'),
+            ("g5", 'X'),
+            ("i9", 'O'),
+        ],
+        "-",
+    )
+}
+
 /// A finished game: black's five a1–e1 (S2).
 pub fn won_by_black() -> Position {
     position(

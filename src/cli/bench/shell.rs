@@ -87,6 +87,10 @@ pub struct ShellArgs {
     /// Forcing-line first picks in the root's candidate lists (shell).
     #[arg(long)]
     root_forcing: bool,
+    /// The threat-space search's advice at the root: `true` or `false` (shell; the
+    /// player's default when not given).
+    #[arg(long)]
+    threat_search: Option<bool>,
     /// Shares of the final strategy dropped below this (shell; 0: the default).
     #[arg(long, default_value_t = 0.0)]
     threshold: f64,
@@ -252,6 +256,7 @@ fn settings(args: &ShellArgs) -> Result<Settings> {
         strict_blocks: args.strict_blocks,
         threat_answers: args.threat_answers,
         root_forcing: args.root_forcing,
+        threat_search: args.threat_search.unwrap_or(defaults.threat_search),
         threshold: if args.threshold > 0.0 {
             args.threshold
         } else {
@@ -608,7 +613,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
     println!(
         "command: tabula bench shell --games {} --movetime {} --iterations {} --selection {} \
          --threads {} --playouts {} --endgame-empty {} --root-width {} --width {} \
-         --threat-prior {} --opening-turns {} --seed {}",
+         --threat-prior {} --threat-search {} --opening-turns {} --seed {}",
         args.games,
         args.movetime,
         args.iterations,
@@ -619,6 +624,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
         settings.root_width,
         settings.width,
         settings.threat_prior,
+        settings.threat_search,
         args.opening_turns,
         args.seed
     );

@@ -42,6 +42,9 @@ pub struct Options {
     /// What the Shell: the same cut (per cent) on an open board (more than 20 empty
     /// cells) where it is the larger; 0 leaves open boards to `shell_threshold`.
     pub shell_open_threshold: u32,
+    /// What the Shell: the threat-space search's advice at the search's root
+    /// (`shell_threats on`).
+    pub shell_threats: bool,
     /// Othello: at this many empties or fewer the player solves exactly.
     pub endgame: u32,
     /// Othello: the midgame evaluation.
@@ -77,6 +80,7 @@ impl Default for Options {
                 as u32,
             shell_open_threshold: (crate::ai::shell::Settings::default().open_threshold * 100.0)
                 .round() as u32,
+            shell_threats: crate::ai::shell::Settings::default().threat_search,
             endgame: 20,
             evaluation: Evaluation::Pattern,
             gogui_rows: false,
@@ -93,7 +97,7 @@ fn ai_default_builders() -> usize {
 }
 
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 19] = [
+pub const OPTION_NAMES: [&str; 20] = [
     "movetime",
     "depth",
     "threads",
@@ -106,6 +110,7 @@ pub const OPTION_NAMES: [&str; 19] = [
     "shell_sharpen",
     "shell_threshold",
     "shell_open_threshold",
+    "shell_threats",
     "player",
     "endgame",
     "eval",
@@ -183,6 +188,7 @@ impl Options {
             "shell_threshold" => self.shell_threshold = number(name, value, 1, 50)?,
             "shell_open_threshold" => self.shell_open_threshold = number(name, value, 0, 50)?,
             "shell_blocks" => self.shell_strict_blocks = switch(name, value, "open", "strict")?,
+            "shell_threats" => self.shell_threats = switch(name, value, "off", "on")?,
             "endgame" => self.endgame = number(name, value, 0, 60)?,
             "eval" => {
                 self.evaluation = Evaluation::from_name(value)

@@ -98,6 +98,7 @@ pub fn search(
         sharpen: options.shell_sharpen,
         threshold: f64::from(options.shell_threshold) / 100.0,
         open_threshold: f64::from(options.shell_open_threshold) / 100.0,
+        threat_search: options.shell_threats,
         ..Settings::default()
     };
     let mut fresh = ai::shell::Memory::default();
