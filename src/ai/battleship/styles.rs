@@ -32,6 +32,7 @@
 
 use std::sync::OnceLock;
 
+use crate::games::battleship::cell::SIZE;
 use crate::games::battleship::{Cell, Fleet, ShipType, ShotResult, View};
 use crate::rng::Rng;
 
@@ -54,6 +55,12 @@ pub enum Style {
 
 /// The number of styles.
 pub const STYLES: usize = Style::ALL.len();
+/// Cells of the sea.
+const CELLS: usize = SIZE as usize * SIZE as usize;
+/// Ship lengths of the fleet (one table row each).
+const LENGTHS: usize = ShipType::ALL.len();
+/// One value per cell for each ship length.
+type PerLength = [[f64; CELLS]; LENGTHS];
 
 impl Style {
     /// Every style, in table order.
@@ -99,14 +106,14 @@ impl Style {
 /// Footprint cells per bucket.
 pub const BUCKET: usize = 4;
 /// Footprint buckets (footprints of 0 to 100 cells).
-pub const BUCKETS: usize = 100 / BUCKET + 1;
+pub const BUCKETS: usize = CELLS / BUCKET + 1;
 
 /// The styles' tables (module documentation): per style, per length (index
 /// `len - 1`) the share of that length's cells on each cell (summing to 1), and the
 /// share of each footprint bucket.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StyleTables {
-    pub cells: [[[f64; 100]; 4]; STYLES],
+    pub cells: [PerLength; STYLES],
     pub footprint: [[f64; BUCKETS]; STYLES],
 }
 
@@ -134,12 +141,12 @@ impl StyleTables {
     /// Tables from `fleets` fleets of each style, drawn from `seed`.
     #[must_use]
     pub fn sample(fleets: usize, seed: u64) -> StyleTables {
-        let mut cells = [[[0.0; 100]; 4]; STYLES];
+        let mut cells = [[[0.0; CELLS]; LENGTHS]; STYLES];
         let mut footprint = [[0.0; BUCKETS]; STYLES];
         for style in Style::ALL {
             let s = style.index();
             let mut rng = Rng::new(seed ^ (s as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            let mut counts = [[0.0; 100]; 4];
+            let mut counts: PerLength = [[0.0; CELLS]; LENGTHS];
             let mut buckets = [0.5; BUCKETS]; // half a fleet in each: none is impossible
             for _ in 0..fleets {
                 let fleet = style.sample(&mut rng);
@@ -208,7 +215,7 @@ impl StyleTables {
     /// The tables of a weights file; `None` when one is missing or malformed.
     #[must_use]
     pub fn parse(text: &str) -> Option<StyleTables> {
-        let mut cells = [[[0.0; 100]; 4]; STYLES];
+        let mut cells = [[[0.0; CELLS]; LENGTHS]; STYLES];
         let mut footprint = [[0.0; BUCKETS]; STYLES];
         let mut seen = 0usize;
         for line in text.lines() {
@@ -217,7 +224,7 @@ impl StyleTables {
                 ["cells", style, len, rest @ ..] => {
                     let s = Style::from_name(style)?.index();
                     let l = len.parse::<usize>().ok()?.checked_sub(1)?;
-                    let row: [f64; 100] = numbers(rest)?.try_into().ok()?;
+                    let row: [f64; CELLS] = numbers(rest)?.try_into().ok()?;
                     *cells.get_mut(s)?.get_mut(l)? = row;
                     seen += 1;
                 }
@@ -433,12 +440,12 @@ pub struct Tilt {
     /// the prior weighs the styles all game.
     pub in_game: bool,
     /// Per style, length and cell: the style's share over the uniform style's.
-    ratio: Vec<[[f64; 100]; 4]>,
+    ratio: Vec<PerLength>,
     /// Per style, length and cell: the log share.
-    log_share: Vec<[[f64; 100]; 4]>,
+    log_share: Vec<PerLength>,
     /// Per style and cell: the log chance of a ship cell there, and of water.
-    log_ship: Vec<[f64; 100]>,
-    log_water: Vec<[f64; 100]>,
+    log_ship: Vec<[f64; CELLS]>,
+    log_water: Vec<[f64; CELLS]>,
 }
 
 impl Tilt {
@@ -451,9 +458,9 @@ impl Tilt {
         let mut log_ship = Vec::with_capacity(STYLES);
         let mut log_water = Vec::with_capacity(STYLES);
         for maps in &tables.cells {
-            let mut r = [[1.0; 100]; 4];
-            let mut l = [[0.0; 100]; 4];
-            let mut occupied = [0.0; 100];
+            let mut r = [[1.0; CELLS]; LENGTHS];
+            let mut l = [[0.0; CELLS]; LENGTHS];
+            let mut occupied = [0.0; CELLS];
             for (len, ((rr, ll), shares)) in r.iter_mut().zip(l.iter_mut()).zip(maps).enumerate() {
                 // A fleet's ship cells of this length (B2).
                 let cells =
@@ -546,7 +553,7 @@ impl Tilt {
     /// cell probabilities (capped at 1) and worths again.
     pub fn apply(&self, view: &View, belief: &mut Belief) {
         let q = self.game_posterior(view);
-        let mut mix = [[0.0; 100]; 4];
+        let mut mix = [[0.0; CELLS]; LENGTHS];
         for (w, ratio) in q.iter().zip(&self.ratio) {
             for (m, r) in mix.iter_mut().zip(ratio) {
                 for (x, y) in m.iter_mut().zip(r) {
@@ -829,7 +836,7 @@ mod tests {
     fn a_border_tilt_moves_the_belief_to_the_border() {
         let tilt = Tilt::new(only(Style::Border), tables());
         let view = View::new();
-        let mut by_length = [[0.0; 100]; 4];
+        let mut by_length = [[0.0; CELLS]; LENGTHS];
         for row in &mut by_length {
             row.fill(0.05);
         }
@@ -853,7 +860,7 @@ mod tests {
     fn a_packed_tilt_moves_the_boats_off_the_border() {
         let tilt = Tilt::new(only(Style::Packed), tables());
         let view = View::new();
-        let by_length = [[0.05; 100]; 4];
+        let by_length = [[0.05; CELLS]; LENGTHS];
         let source = super::super::hunter::Source::Exact;
         let mut belief = Belief::from_lengths(&view, &by_length, Vec::new(), source);
         tilt.apply(&view, &mut belief);
