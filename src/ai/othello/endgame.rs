@@ -167,7 +167,7 @@ fn pop_in_order(rest: &mut u64, later: &mut u64) -> Option<u32> {
 /// The depth of the ordering search with `n` empties (from [`ORDER_SEARCH_EMPTIES`]).
 fn order_depth(n: u32) -> u32 {
     match n {
-        20.. => 4,
+        22.. => 4,
         _ => 2,
     }
 }
