@@ -365,7 +365,7 @@ mod tests {
                     ("d1", 'X'),
                     ("e1", stone),
                 ],
-                "-",
+                if stone == 'E' { "e1" } else { "-" },
             );
             let f = features(&p);
             assert_eq!(f[3], 0.0, "{stone}");
