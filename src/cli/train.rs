@@ -36,6 +36,28 @@ enum Step {
     /// hunter's own games, samples the placement styles' tables, and writes both
     /// (the format of `src/ai/battleship/hunter.weights`, built into the engine).
     Battleship(BattleshipArgs),
+    /// What the Shell: fits the learned leaf value on training games and writes it
+    /// (the format of `src/ai/shell/value.weights`, built into the engine).
+    Shell(ShellArgs),
+}
+
+#[derive(Args)]
+struct ShellArgs {
+    /// Training games (game i from seed SEED + i).
+    #[arg(long, default_value_t = 2000)]
+    games: u64,
+    /// Seed of the games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Newton steps of the fit.
+    #[arg(long, default_value_t = 12)]
+    steps: usize,
+    /// Ridge penalty.
+    #[arg(long, default_value_t = 1e-4)]
+    ridge: f64,
+    /// Where to write the weights.
+    #[arg(long)]
+    out: String,
 }
 
 #[derive(Args)]
@@ -133,7 +155,36 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         Step::Selfplay(args) => selfplay(args),
         Step::Fit(args) => fit_files(args),
         Step::Battleship(args) => battleship(args),
+        Step::Shell(args) => shell(args),
     }
+}
+
+fn shell(args: &ShellArgs) -> Result<()> {
+    use tabula::ai::shell::value::{FEATURE_NAMES, fit, loss, training_data, weights_text};
+    let samples = training_data(args.games, args.seed);
+    // The last tenth held out to measure the fit.
+    let cut = samples.len() - samples.len() / 10;
+    let (train, held) = samples.split_at(cut);
+    let (weights, losses) = fit(train, args.steps, args.ridge);
+    let zero = loss(train, &[0.0; FEATURE_NAMES.len()], 0.0);
+    println!(
+        "{} games, {} samples: loss {zero:.4} → {:.4}, held out {:.4} ({} samples)",
+        args.games,
+        samples.len(),
+        losses.last().copied().unwrap_or(zero),
+        loss(held, &weights, 0.0),
+        held.len()
+    );
+    for (name, w) in FEATURE_NAMES.iter().zip(weights) {
+        println!("  {name:>18} {w:+.4}");
+    }
+    let notes = format!(
+        "The learned What the Shell leaf value: tabula train shell --games {} --seed {} --steps {} --ridge {}",
+        args.games, args.seed, args.steps, args.ridge
+    );
+    std::fs::write(&args.out, weights_text(&weights, &notes))
+        .with_context(|| format!("writing {}", args.out))?;
+    Ok(())
 }
 
 fn battleship(args: &BattleshipArgs) -> Result<()> {

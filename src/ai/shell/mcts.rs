@@ -144,6 +144,47 @@ pub struct Settings {
     pub threat_prior: f64,
     /// The policy of the leaves' guided playouts.
     pub playout: playout::Policy,
+    /// How a new leaf is valued: a guided playout (the default), the learned value
+    /// ([`super::value`]), or the mean of both.
+    pub eval: Eval,
+}
+
+/// How the search values a new leaf.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Eval {
+    /// A guided playout ([`playout::guided_with`]).
+    #[default]
+    Playout,
+    /// The learned value of the position ([`super::value::value`]).
+    Learned,
+    /// The mean of a guided playout's value and the learned value.
+    Mixed,
+}
+
+impl Eval {
+    /// The names, in order.
+    pub const NAMES: [&'static str; 3] = ["playout", "learned", "mixed"];
+
+    /// The evaluation named `playout`, `learned` or `mixed`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Eval> {
+        match name {
+            "playout" => Some(Eval::Playout),
+            "learned" => Some(Eval::Learned),
+            "mixed" => Some(Eval::Mixed),
+            _ => None,
+        }
+    }
+
+    /// The name of the evaluation.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Eval::Playout => "playout",
+            Eval::Learned => "learned",
+            Eval::Mixed => "mixed",
+        }
+    }
 }
 
 impl Settings {
@@ -179,6 +220,7 @@ impl Default for Settings {
             sharpen: 1,
             threat_prior: 30.0,
             playout: playout::Policy::Fours,
+            eval: Eval::Playout,
         }
     }
 }
@@ -663,9 +705,21 @@ impl Tree {
                 prob: [pa, pb],
                 child,
             });
-            break playout::guided_with(next, &mut self.rng, self.settings.playout).0;
+            break self.leaf_value(next);
         };
         self.back_up(value);
+    }
+
+    /// Black's value of a new leaf, by [`Settings::eval`].
+    fn leaf_value(&mut self, position: Position) -> f64 {
+        match self.settings.eval {
+            Eval::Playout => playout::guided_with(position, &mut self.rng, self.settings.playout).0,
+            Eval::Learned => super::value::value(&position),
+            Eval::Mixed => {
+                let played = playout::guided_with(position, &mut self.rng, self.settings.playout).0;
+                (played + super::value::value(&position)) / 2.0
+            }
+        }
     }
 
     /// Adds `value` (black's) to every node and choice on the path.

@@ -39,9 +39,10 @@ pub mod tactician;
 #[cfg(test)]
 mod testing;
 pub mod threats;
+pub mod value;
 pub mod windows;
 
-pub use mcts::{Memory, Outcome, Selection, Settings, search, search_in};
+pub use mcts::{Eval, Memory, Outcome, Selection, Settings, search, search_in};
 
 use crate::games::Color;
 use crate::games::shell::{Cell, Position};

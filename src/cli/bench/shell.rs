@@ -13,6 +13,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 
 use tabula::ai::Limits;
+use tabula::ai::shell::Eval;
 use tabula::ai::shell::candidates::{Tactics, candidates};
 use tabula::ai::shell::exact::{self, Exact};
 use tabula::ai::shell::playout::Policy;
@@ -102,6 +103,10 @@ pub struct ShellArgs {
     /// blocks open fours) (shell).
     #[arg(long, default_value = "fours", value_parser = named(PLAYOUTS, Policy::from_name))]
     playout: Policy,
+    /// How the search values a new leaf: playout (the default), learned or mixed
+    /// (shell).
+    #[arg(long, default_value = "playout", value_parser = named(Eval::NAMES, Eval::from_name))]
+    leaf: Eval,
     /// Regret each node starts its threat cells with (shell; the player's default
     /// when not given, 0 for none).
     #[arg(long)]
@@ -264,6 +269,7 @@ fn settings(args: &ShellArgs) -> Result<Settings> {
         },
         open_threshold: args.open_threshold.unwrap_or(defaults.open_threshold),
         playout: args.playout,
+        eval: args.leaf,
         sharpen: or_default(args.sharpen as usize, defaults.sharpen as usize) as u32,
         threat_prior: args.threat_prior.unwrap_or(defaults.threat_prior),
         exploration: if args.exploration > 0.0 {
@@ -613,7 +619,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
     println!(
         "command: tabula bench shell --games {} --movetime {} --iterations {} --selection {} \
          --threads {} --playouts {} --endgame-empty {} --root-width {} --width {} \
-         --threat-prior {} --threat-search {} --opening-turns {} --seed {}",
+         --threat-prior {} --threat-search {} --leaf {} --opening-turns {} --seed {}",
         args.games,
         args.movetime,
         args.iterations,
@@ -625,6 +631,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
         settings.width,
         settings.threat_prior,
         settings.threat_search,
+        settings.eval.name(),
         args.opening_turns,
         args.seed
     );

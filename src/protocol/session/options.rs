@@ -45,6 +45,9 @@ pub struct Options {
     /// What the Shell: the threat-space search's advice at the search's root
     /// (`shell_threats on`).
     pub shell_threats: bool,
+    /// What the Shell: how the search values a new leaf (`shell_eval playout`,
+    /// `learned` or `mixed`).
+    pub shell_eval: crate::ai::shell::Eval,
     /// Othello: at this many empties or fewer the player solves exactly.
     pub endgame: u32,
     /// Othello: the midgame evaluation.
@@ -81,6 +84,7 @@ impl Default for Options {
             shell_open_threshold: (crate::ai::shell::Settings::default().open_threshold * 100.0)
                 .round() as u32,
             shell_threats: crate::ai::shell::Settings::default().threat_search,
+            shell_eval: crate::ai::shell::Settings::default().eval,
             endgame: 20,
             evaluation: Evaluation::Pattern,
             gogui_rows: false,
@@ -97,7 +101,7 @@ fn ai_default_builders() -> usize {
 }
 
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 20] = [
+pub const OPTION_NAMES: [&str; 21] = [
     "movetime",
     "depth",
     "threads",
@@ -111,6 +115,7 @@ pub const OPTION_NAMES: [&str; 20] = [
     "shell_threshold",
     "shell_open_threshold",
     "shell_threats",
+    "shell_eval",
     "player",
     "endgame",
     "eval",
@@ -189,6 +194,11 @@ impl Options {
             "shell_open_threshold" => self.shell_open_threshold = number(name, value, 0, 50)?,
             "shell_blocks" => self.shell_strict_blocks = switch(name, value, "open", "strict")?,
             "shell_threats" => self.shell_threats = switch(name, value, "off", "on")?,
+            "shell_eval" => {
+                self.shell_eval = crate::ai::shell::Eval::from_name(value).ok_or_else(|| {
+                    format!("invalid value for {name}: expected playout, learned or mixed")
+                })?;
+            }
             "endgame" => self.endgame = number(name, value, 0, 60)?,
             "eval" => {
                 self.evaluation = Evaluation::from_name(value)

@@ -99,6 +99,7 @@ pub fn search(
         threshold: f64::from(options.shell_threshold) / 100.0,
         open_threshold: f64::from(options.shell_open_threshold) / 100.0,
         threat_search: options.shell_threats,
+        eval: options.shell_eval,
         ..Settings::default()
     };
     let mut fresh = ai::shell::Memory::default();

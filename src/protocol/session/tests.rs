@@ -207,3 +207,15 @@ fn shell_open_threshold_takes_zero_to_fifty_and_refuses_others() {
     let answer = ok(&mut session, &format!("genmove {}", color.name()));
     assert_eq!(answer.len(), 2, "{answer}");
 }
+
+#[test]
+fn shell_eval_takes_a_leaf_value_and_refuses_others() {
+    let (mut session, color) = started(GameKind::Shell, "default");
+    assert_eq!(session.options.shell_eval, crate::ai::shell::Eval::Playout);
+    ok(&mut session, "set_option shell_eval learned");
+    assert_eq!(session.options.shell_eval, crate::ai::shell::Eval::Learned);
+    let options = session.options.clone();
+    assert!(ask(&mut session, "set_option shell_eval rollout").is_err());
+    assert_eq!(session.options, options);
+    let _ = color;
+}
