@@ -5,6 +5,7 @@ pub mod baseline;
 pub mod battleship;
 pub(crate) mod key_hash;
 pub mod limits;
+pub mod linear;
 pub mod othello;
 pub mod shell;
 

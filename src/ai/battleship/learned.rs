@@ -403,30 +403,21 @@ pub fn training_data(games: u64, seed: u64, effort: &Effort, threads: usize) -> 
 /// sample), and its root-mean-square error on the samples.
 #[must_use]
 pub fn fit(samples: &[Sample], lambda: f64) -> (Value, f64) {
-    let n = FEATURES;
-    let mut a = vec![vec![0.0; n + 1]; n];
+    let mut a = [[0.0; FEATURES]; FEATURES];
+    let mut b = [0.0; FEATURES];
     for s in samples {
-        for i in 0..n {
-            let xi = s.features.get(i).copied().unwrap_or(0.0);
-            if let Some(row) = a.get_mut(i) {
-                for j in 0..n {
-                    if let Some(slot) = row.get_mut(j) {
-                        *slot += xi * s.features.get(j).copied().unwrap_or(0.0);
-                    }
-                }
-                if let Some(slot) = row.get_mut(n) {
-                    *slot += xi * s.misses;
-                }
+        for (i, &xi) in s.features.iter().enumerate() {
+            for (slot, &xj) in a[i].iter_mut().zip(&s.features) {
+                *slot += xi * xj;
             }
+            b[i] += xi * s.misses;
         }
     }
     let ridge = lambda * samples.len().max(1) as f64;
     for (i, row) in a.iter_mut().enumerate().skip(1) {
-        if let Some(slot) = row.get_mut(i) {
-            *slot += ridge;
-        }
+        row[i] += ridge;
     }
-    let weights = solve(a).unwrap_or([0.0; FEATURES]);
+    let weights = crate::ai::linear::solve(a, b).unwrap_or([0.0; FEATURES]);
     let value = Value { weights };
     let sse: f64 = samples
         .iter()
@@ -434,40 +425,6 @@ pub fn fit(samples: &[Sample], lambda: f64) -> (Value, f64) {
         .sum();
     let rmse = (sse / samples.len().max(1) as f64).sqrt();
     (value, rmse)
-}
-
-/// Solves the augmented system `a` (n rows of n + 1) by Gaussian elimination with
-/// partial pivoting; `None` when singular.
-fn solve(mut a: Vec<Vec<f64>>) -> Option<[f64; FEATURES]> {
-    let n = a.len();
-    for col in 0..n {
-        let pivot = (col..n).max_by(|&x, &y| {
-            let vx = a.get(x).and_then(|r| r.get(col)).map_or(0.0, |v| v.abs());
-            let vy = a.get(y).and_then(|r| r.get(col)).map_or(0.0, |v| v.abs());
-            vx.total_cmp(&vy)
-        })?;
-        a.swap(col, pivot);
-        let lead = a.get(col)?.get(col).copied()?;
-        if lead.abs() < 1e-12 {
-            return None;
-        }
-        let row = a.get(col)?.clone();
-        for (r, other) in a.iter_mut().enumerate() {
-            if r == col {
-                continue;
-            }
-            let factor = other.get(col).copied().unwrap_or(0.0) / lead;
-            for (x, y) in other.iter_mut().zip(&row) {
-                *x -= factor * y;
-            }
-        }
-    }
-    let mut out = [0.0; FEATURES];
-    for (i, slot) in out.iter_mut().enumerate() {
-        let r = a.get(i)?;
-        *slot = r.get(n)? / r.get(i)?;
-    }
-    Some(out)
 }
 
 #[cfg(test)]

@@ -182,15 +182,15 @@ fn training_pick(
 pub fn training_data(games: u64, seed: u64) -> Vec<Sample> {
     let mut samples = Vec::new();
     let family = super::windows::FAMILY.len() as u64;
+    let centre = centre();
     for game in 0..games {
         let mut rng = Rng::new(seed.wrapping_add(game));
         let mut position = Position::new();
         for _ in 0..1 + rng.below(6) {
-            let area = super::candidates::near_cells(&position) | centre();
-            let empty = BOARD & !position.occupied();
+            let open = centre & !position.occupied();
             let (Some(b), Some(w)) = (
-                super::playout::random_cell(area & empty & centre(), &mut rng),
-                super::playout::random_cell(area & empty & centre(), &mut rng),
+                super::playout::random_cell(open, &mut rng),
+                super::playout::random_cell(open, &mut rng),
             ) else {
                 break;
             };
@@ -266,10 +266,10 @@ pub fn fit(samples: &[Sample], steps: usize, ridge: f64) -> (Weights, Vec<f64>) 
             let z: f64 = s.features.iter().zip(&w).map(|(a, b)| a * b).sum();
             let p = sigmoid(z);
             let r = p * (1.0 - p);
-            for i in 0..FEATURES {
-                gradient[i] += (p - s.target) * s.features[i] / n;
-                for j in 0..FEATURES {
-                    hessian[i][j] += r * s.features[i] * s.features[j] / n;
+            for (i, &xi) in s.features.iter().enumerate() {
+                gradient[i] += (p - s.target) * xi / n;
+                for (h, &xj) in hessian[i].iter_mut().zip(&s.features) {
+                    *h += r * xi * xj / n;
                 }
             }
         }
@@ -277,7 +277,7 @@ pub fn fit(samples: &[Sample], steps: usize, ridge: f64) -> (Weights, Vec<f64>) 
             gradient[i] += 2.0 * ridge * w[i];
             hessian[i][i] += 2.0 * ridge + 1e-9;
         }
-        let Some(step) = solve(hessian, gradient) else {
+        let Some(step) = crate::ai::linear::solve(hessian, gradient) else {
             break;
         };
         let mut scale = 1.0;
@@ -297,32 +297,6 @@ pub fn fit(samples: &[Sample], steps: usize, ridge: f64) -> (Weights, Vec<f64>) 
         losses.push(current);
     }
     (w, losses)
-}
-
-/// Solves `a · x = b` by Gaussian elimination with partial pivoting; `None` when `a`
-/// is singular.
-fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: Weights) -> Option<Weights> {
-    for col in 0..FEATURES {
-        let pivot = (col..FEATURES).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
-        if a[pivot][col].abs() < 1e-15 {
-            return None;
-        }
-        a.swap(col, pivot);
-        b.swap(col, pivot);
-        for row in col + 1..FEATURES {
-            let factor = a[row][col] / a[col][col];
-            for k in col..FEATURES {
-                a[row][k] -= factor * a[col][k];
-            }
-            b[row] -= factor * b[col];
-        }
-    }
-    let mut x = [0.0; FEATURES];
-    for row in (0..FEATURES).rev() {
-        let rest: f64 = (row + 1..FEATURES).map(|k| a[row][k] * x[k]).sum();
-        x[row] = (b[row] - rest) / a[row][row];
-    }
-    Some(x)
 }
 
 #[cfg(test)]
