@@ -140,6 +140,8 @@ pub struct Searcher<'a> {
     countdown: u32,
     tt: Arc<Table>,
     end_tt: Arc<Table>,
+    /// The solver's table of nodes near the leaves, made at its first exact solve.
+    near: Option<Table>,
     /// One move list per remaining depth, reused by every node at that depth.
     lists: Vec<MoveList>,
     /// Threads at the root.
@@ -245,6 +247,7 @@ impl<'a> Searcher<'a> {
             countdown: CHECK_EVERY,
             tt,
             end_tt,
+            near: None,
             lists: Vec::new(),
             threads,
             evaluation: Evaluation::Hand,
@@ -293,7 +296,9 @@ impl<'a> Searcher<'a> {
     fn exact(&mut self, board: &Board, alpha: i32, beta: i32) -> i32 {
         let low = alpha.div_euclid(DISC).clamp(-65, 64);
         let high = (beta + DISC - 1).div_euclid(DISC).clamp(-64, 65);
-        let mut solver = Solver::new(&self.end_tt, self.limits.after_spending(self.nodes));
+        let near = self.near.get_or_insert_with(super::endgame::near_table);
+        let limits = self.limits.after_spending(self.nodes);
+        let mut solver = Solver::with_near(&self.end_tt, near, limits);
         let score = solver.solve(board, low, high.max(low + 1));
         self.nodes += solver.nodes;
         if solver.aborted {
