@@ -133,29 +133,6 @@ fn odd_quadrants_after(odd: u64, empty: u64, square: u32) -> u64 {
     (odd ^ quadrant_of(square)) & empty & !(1u64 << square)
 }
 
-/// The three squares of `empty` in the order [`odd_quadrants`] gives them: a square
-/// alone in its quadrant before a pair sharing one, otherwise lowest first. Three
-/// empties lie in odd quadrants one or three at a time: with one, it goes first.
-#[inline(always)]
-fn parity_order3(empty: u64) -> [u32; 3] {
-    parity_order3_with(empty, odd_quadrants(empty))
-}
-
-/// [`parity_order3`] with the odd quadrants of `empty` given (`odd`).
-#[inline(always)]
-fn parity_order3_with(empty: u64, odd: u64) -> [u32; 3] {
-    let (head, rest) = if odd == empty {
-        (empty.trailing_zeros(), empty & (empty - 1))
-    } else {
-        (odd.trailing_zeros(), empty & !odd)
-    };
-    [
-        head,
-        rest.trailing_zeros(),
-        (rest & (rest - 1)).trailing_zeros(),
-    ]
-}
-
 /// The lowest square of `rest`, taken from it, then once `rest` is spent those of
 /// `later` (moved into it): two groups of squares visited in order, without a loop
 /// over the groups.
@@ -413,27 +390,31 @@ macro_rules! last2 {
     }};
 }
 
-/// The score of the last three empties of `$board`, tried in the order of
-/// `$squares` (see [`parity_order3`]); the two left after a move go to [`last2!`]
-/// lower square first. A pass loops once with the sides swapped. A macro for the
-/// same reason as [`last2!`]: `last4` gets it inlined (it uses the `play`, `moves`
-/// and `flips` of the copy it is expanded in).
+/// The score of the last three empties of `$board`, those of `$odd` (the empties
+/// in odd quadrants, see [`odd_quadrants`]) first, then the others, lowest first
+/// within each group (three empties lie in one or three odd quadrants: with one,
+/// its square goes first); the two left after a move go to [`last2!`] lower square
+/// first. The order comes from the two masks ([`pop_in_order`]), not from an array
+/// of squares. A pass loops once with the sides swapped. A macro for the same
+/// reason as [`last2!`]: `last4` gets it inlined (it uses the `play`, `moves` and
+/// `flips` of the copy it is expanded in).
 macro_rules! last3 {
-    ($solver:expr, $board:expr, $alpha:expr, $beta:expr, $squares:expr) => {{
+    ($solver:expr, $board:expr, $alpha:expr, $beta:expr, $odd:expr) => {{
         let (solver, board, alpha, beta): (&mut Solver<'_>, &Board, i32, i32) =
             ($solver, $board, $alpha, $beta);
-        let squares: [u32; 3] = $squares;
+        let odd: u64 = $odd;
         let (mut board, mut alpha, mut beta, mut sign) = (*board, alpha, beta, 1);
         let empty = board.empty();
         'last3: loop {
             solver.nodes += 1;
             let mut best = LOSS;
-            for square in squares {
+            let (mut rest, mut later) = (odd, empty & !odd);
+            while let Some(square) = pop_in_order(&mut rest, &mut later) {
                 let Some(next) = play(&board, square) else {
                     continue;
                 };
-                let rest = empty & !(1u64 << square);
-                let (first, second) = (rest.trailing_zeros(), (rest & (rest - 1)).trailing_zeros());
+                let left = empty & !(1u64 << square);
+                let (first, second) = (left.trailing_zeros(), (left & (left - 1)).trailing_zeros());
                 let score = -last2!(solver, &next, -beta, -alpha, first, second);
                 if raise(&mut best, &mut alpha, score, beta) {
                     break 'last3 sign * best;
@@ -848,7 +829,7 @@ macro_rules! search_functions {
                     let second = (empty & (empty - 1)).trailing_zeros();
                     last2(solver, board, alpha, beta, first, second)
                 }
-                3 => last3(solver, board, alpha, beta, parity_order3(empty)),
+                3 => last3(solver, board, alpha, beta, odd_quadrants(empty)),
                 // Its own search: only legal moves flip discs, so trying every
                 // empty square visits the same nodes as trying `legal`.
                 4 => last4(solver, board, alpha, beta, odd_quadrants(empty)),
@@ -896,7 +877,7 @@ macro_rules! search_functions {
 
         /// The last four empties (`odd`: those in odd quadrants, from the caller):
         /// the stability cut-off, then the empties of odd quadrants first, lowest first (the order [`shallow`] gives them), each
-        /// child's three in the order of [`parity_order3`]. A pass searches the
+        /// child's three odd ones first (see [`last3!`]). A pass searches the
         /// same four for the opponent.
         $(#[$feature])*
         fn last4(
@@ -919,9 +900,8 @@ macro_rules! search_functions {
                 let Some(next) = play(board, square) else {
                     continue;
                 };
-                let left = empty & !(1u64 << square);
-                let order = parity_order3_with(left, odd_quadrants_after(odd, empty, square));
-                let score = -last3!(solver, &next, -beta, -alpha, order);
+                let after = odd_quadrants_after(odd, empty, square);
+                let score = -last3!(solver, &next, -beta, -alpha, after);
                 if raise(&mut best, &mut alpha, score, beta) {
                     return best;
                 }
@@ -962,9 +942,9 @@ macro_rules! search_functions {
             board: &Board,
             alpha: i32,
             beta: i32,
-            squares: [u32; 3],
+            odd: u64,
         ) -> i32 {
-            last3!(solver, board, alpha, beta, squares)
+            last3!(solver, board, alpha, beta, odd)
         }
 
         /// The last two empties, `first` and `second` (see [`last2!`]).
@@ -1138,27 +1118,6 @@ mod tests {
                 odd_quadrants(empty & !(1u64 << square)),
                 "{empty:#018x} {square}"
             );
-        }
-    }
-
-    #[test]
-    fn three_empties_are_ordered_as_the_odd_quadrants_say() {
-        let mut rng = crate::rng::Rng::new(3);
-        for _ in 0..5000 {
-            let mut empty = 0u64;
-            while empty.count_ones() < 3 {
-                empty |= 1 << rng.below(64);
-            }
-            let odd = odd_quadrants(empty);
-            let mut expected = Vec::new();
-            for group in [odd, empty & !odd] {
-                let mut rest = group;
-                while rest != 0 {
-                    expected.push(rest.trailing_zeros());
-                    rest &= rest - 1;
-                }
-            }
-            assert_eq!(parity_order3(empty).to_vec(), expected, "{empty:#018x}");
         }
     }
 
