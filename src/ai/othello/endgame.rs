@@ -318,20 +318,22 @@ fn stability_threshold(n: u32) -> i32 {
     if n <= 4 { 4 } else { n as i32 / 2 + 2 }
 }
 
-/// The score when the side to move of `$board` (one empty square, `$square`) plays
-/// it, or passes and the opponent plays it, or neither can. A macro for the same
-/// reason as [`last2!`]: as an `#[inline]` function of a copy the compiler stops
-/// inlining it into [`last2!`] once its flip count changes shape, and each call
-/// then pays for the call.
+/// The score when the side to move, holding `$player` on a board whose one empty
+/// square is `$square`, plays it, or passes and the opponent plays it, or neither
+/// can. Only the mover's discs are read: the opponent holds every other square,
+/// `!$player` (the flip count never reads the square itself), so the caller keeps
+/// no opponent board. A macro for the same reason as [`last2!`]: as an `#[inline]`
+/// function of a copy the compiler stops inlining it into [`last2!`] once its flip
+/// count changes shape, and each call then pays for the call.
 macro_rules! last1 {
-    ($board:expr, $square:expr) => {{
-        let (board, square): (&Board, u32) = ($board, $square);
-        let mine = board.player.count_ones() as i32;
-        let flipped = last_flip_count(board.player, square) as i32;
+    ($player:expr, $square:expr) => {{
+        let (player, square): (u64, u32) = ($player, $square);
+        let mine = player.count_ones() as i32;
+        let flipped = last_flip_count(player, square) as i32;
         if flipped > 0 {
             2 * (mine + flipped + 1) - 64
         } else {
-            let flipped = last_flip_count(board.opponent, square) as i32;
+            let flipped = last_flip_count(!player, square) as i32;
             if flipped > 0 {
                 2 * (mine - flipped) - 64
             } else if 2 * mine > 63 {
@@ -359,7 +361,7 @@ macro_rules! last2 {
             let flipped = flips(player, opponent, first);
             if flipped != 0 {
                 solver.nodes += 1;
-                best = -last1!(&board.after(first, flipped), second);
+                best = -last1!(opponent & !flipped, second);
                 if best >= beta {
                     break 'last2 best;
                 }
@@ -367,18 +369,17 @@ macro_rules! last2 {
             let flipped = flips(player, opponent, second);
             if flipped != 0 {
                 solver.nodes += 1;
-                best = best.max(-last1!(&board.after(second, flipped), first));
+                best = best.max(-last1!(opponent & !flipped, first));
             }
             if best > LOSS {
                 break 'last2 best;
             }
             // The side to move passes; the opponent may still play.
-            let passed = board.passed();
             let mut theirs = LOSS;
             let flipped = flips(opponent, player, first);
             if flipped != 0 {
                 solver.nodes += 1;
-                theirs = -last1!(&passed.after(first, flipped), second);
+                theirs = -last1!(player & !flipped, second);
                 if theirs >= -alpha {
                     break 'last2 -theirs;
                 }
@@ -386,7 +387,7 @@ macro_rules! last2 {
             let flipped = flips(opponent, player, second);
             if flipped != 0 {
                 solver.nodes += 1;
-                theirs = theirs.max(-last1!(&passed.after(second, flipped), first));
+                theirs = theirs.max(-last1!(player & !flipped, first));
             }
             if theirs > LOSS {
                 -theirs
@@ -829,7 +830,7 @@ macro_rules! search_functions {
                 }
                 1 => {
                     solver.nodes += 1;
-                    last1!(board, empty.trailing_zeros())
+                    last1!(board.player, empty.trailing_zeros())
                 }
                 2 => {
                     let first = empty.trailing_zeros();
