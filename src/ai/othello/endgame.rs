@@ -15,8 +15,8 @@
 //!   from `TT_EMPTIES` empties on, with enhanced transposition cut-offs (children
 //!   looked up first) from `ETC_EMPTIES`.
 //! - `3 ≤ n ≤ SHALLOW`: no sorting, empties in odd quadrants first (parity); the
-//!   stability cut-off from 4 empties; 4 empties have a function of their own
-//!   (`last4`).
+//!   stability cut-off from 4 empties; 5 and 4 empties have functions of their own
+//!   (`last5`, `last4`), each compiled for a null window and for any window.
 //! - the last two empties unrolled, and the very last one counted without making the
 //!   move (`last1!`).
 //!
