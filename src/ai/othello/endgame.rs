@@ -15,8 +15,8 @@
 //!   from `TT_EMPTIES` empties on, with enhanced transposition cut-offs (children
 //!   looked up first) from `ETC_EMPTIES`.
 //! - `3 ≤ n ≤ SHALLOW`: no sorting, empties in odd quadrants first (parity); the
-//!   stability cut-off from 4 empties; 4 empties have a function of their own
-//!   (`last4`).
+//!   stability cut-off from 4 empties; 5 and 4 empties have functions of their own
+//!   (`last5`, `last4`), each compiled for a null window and for any window.
 //! - the last two empties unrolled, and the very last one counted without making the
 //!   move (`last1!`).
 //!
@@ -131,29 +131,6 @@ fn quadrant_of(square: u32) -> u64 {
 #[inline(always)]
 fn odd_quadrants_after(odd: u64, empty: u64, square: u32) -> u64 {
     (odd ^ quadrant_of(square)) & empty & !(1u64 << square)
-}
-
-/// The three squares of `empty` in the order [`odd_quadrants`] gives them: a square
-/// alone in its quadrant before a pair sharing one, otherwise lowest first. Three
-/// empties lie in odd quadrants one or three at a time: with one, it goes first.
-#[inline(always)]
-fn parity_order3(empty: u64) -> [u32; 3] {
-    parity_order3_with(empty, odd_quadrants(empty))
-}
-
-/// [`parity_order3`] with the odd quadrants of `empty` given (`odd`).
-#[inline(always)]
-fn parity_order3_with(empty: u64, odd: u64) -> [u32; 3] {
-    let (head, rest) = if odd == empty {
-        (empty.trailing_zeros(), empty & (empty - 1))
-    } else {
-        (odd.trailing_zeros(), empty & !odd)
-    };
-    [
-        head,
-        rest.trailing_zeros(),
-        (rest & (rest - 1)).trailing_zeros(),
-    ]
 }
 
 /// The lowest square of `rest`, taken from it, then once `rest` is spent those of
@@ -285,9 +262,16 @@ impl<'a> Solver<'a> {
 }
 
 /// Fail-soft bookkeeping of a child's `score`: raises `best` and `alpha` where it
-/// beats them; true when it reaches `beta` (the node is cut).
+/// beats them; true when it reaches `beta` (the node is cut). With `NULL` (a null
+/// window: `beta` is `alpha + 1`) a score above `alpha` cuts at once, so `alpha`
+/// never moves and `beta` is not read: the same results with fewer values kept
+/// live in the leaves' loops.
 #[inline(always)]
-fn raise(best: &mut i32, alpha: &mut i32, score: i32, beta: i32) -> bool {
+fn raise<const NULL: bool>(best: &mut i32, alpha: &mut i32, score: i32, beta: i32) -> bool {
+    if NULL {
+        *best = (*best).max(score);
+        return score > *alpha;
+    }
     if score > *best {
         *best = score;
         if score > *alpha {
@@ -334,20 +318,22 @@ fn stability_threshold(n: u32) -> i32 {
     if n <= 4 { 4 } else { n as i32 / 2 + 2 }
 }
 
-/// The score when the side to move of `$board` (one empty square, `$square`) plays
-/// it, or passes and the opponent plays it, or neither can. A macro for the same
-/// reason as [`last2!`]: as an `#[inline]` function of a copy the compiler stops
-/// inlining it into [`last2!`] once its flip count changes shape, and each call
-/// then pays for the call.
+/// The score when the side to move, holding `$player` on a board whose one empty
+/// square is `$square`, plays it, or passes and the opponent plays it, or neither
+/// can. Only the mover's discs are read: the opponent holds every other square,
+/// `!$player` (the flip count never reads the square itself), so the caller keeps
+/// no opponent board. A macro for the same reason as [`last2!`]: as an `#[inline]`
+/// function of a copy the compiler stops inlining it into [`last2!`] once its flip
+/// count changes shape, and each call then pays for the call.
 macro_rules! last1 {
-    ($board:expr, $square:expr) => {{
-        let (board, square): (&Board, u32) = ($board, $square);
-        let mine = board.player.count_ones() as i32;
-        let flipped = last_flip_count(board.player, square) as i32;
+    ($player:expr, $square:expr) => {{
+        let (player, square): (u64, u32) = ($player, $square);
+        let mine = player.count_ones() as i32;
+        let flipped = last_flip_count(player, square) as i32;
         if flipped > 0 {
             2 * (mine + flipped + 1) - 64
         } else {
-            let flipped = last_flip_count(board.opponent, square) as i32;
+            let flipped = last_flip_count(!player, square) as i32;
             if flipped > 0 {
                 2 * (mine - flipped) - 64
             } else if 2 * mine > 63 {
@@ -375,7 +361,7 @@ macro_rules! last2 {
             let flipped = flips(player, opponent, first);
             if flipped != 0 {
                 solver.nodes += 1;
-                best = -last1!(&board.after(first, flipped), second);
+                best = -last1!(opponent & !flipped, second);
                 if best >= beta {
                     break 'last2 best;
                 }
@@ -383,18 +369,17 @@ macro_rules! last2 {
             let flipped = flips(player, opponent, second);
             if flipped != 0 {
                 solver.nodes += 1;
-                best = best.max(-last1!(&board.after(second, flipped), first));
+                best = best.max(-last1!(opponent & !flipped, first));
             }
             if best > LOSS {
                 break 'last2 best;
             }
             // The side to move passes; the opponent may still play.
-            let passed = board.passed();
             let mut theirs = LOSS;
             let flipped = flips(opponent, player, first);
             if flipped != 0 {
                 solver.nodes += 1;
-                theirs = -last1!(&passed.after(first, flipped), second);
+                theirs = -last1!(player & !flipped, second);
                 if theirs >= -alpha {
                     break 'last2 -theirs;
                 }
@@ -402,7 +387,7 @@ macro_rules! last2 {
             let flipped = flips(opponent, player, second);
             if flipped != 0 {
                 solver.nodes += 1;
-                theirs = theirs.max(-last1!(&passed.after(second, flipped), first));
+                theirs = theirs.max(-last1!(player & !flipped, first));
             }
             if theirs > LOSS {
                 -theirs
@@ -413,29 +398,33 @@ macro_rules! last2 {
     }};
 }
 
-/// The score of the last three empties of `$board`, tried in the order of
-/// `$squares` (see [`parity_order3`]); the two left after a move go to [`last2!`]
-/// lower square first. A pass loops once with the sides swapped. A macro for the
-/// same reason as [`last2!`]: `last4` gets it inlined (it uses the `play`, `moves`
-/// and `flips` of the copy it is expanded in).
+/// The score of the last three empties of `$board`, those of `$odd` (the empties
+/// in odd quadrants, see [`odd_quadrants`]) first, then the others, lowest first
+/// within each group (three empties lie in one or three odd quadrants: with one,
+/// its square goes first); the two left after a move go to [`last2!`] lower square
+/// first. The order comes from the two masks ([`pop_in_order`]), not from an array
+/// of squares. A pass loops once with the sides swapped. A macro for the same
+/// reason as [`last2!`]: `last4` gets it inlined (it uses the `play`, `moves` and
+/// `flips` of the copy it is expanded in).
 macro_rules! last3 {
-    ($solver:expr, $board:expr, $alpha:expr, $beta:expr, $squares:expr) => {{
+    ($solver:expr, $board:expr, $alpha:expr, $beta:expr, $odd:expr, $null:expr) => {{
         let (solver, board, alpha, beta): (&mut Solver<'_>, &Board, i32, i32) =
             ($solver, $board, $alpha, $beta);
-        let squares: [u32; 3] = $squares;
+        let odd: u64 = $odd;
         let (mut board, mut alpha, mut beta, mut sign) = (*board, alpha, beta, 1);
         let empty = board.empty();
         'last3: loop {
             solver.nodes += 1;
             let mut best = LOSS;
-            for square in squares {
+            let (mut rest, mut later) = (odd, empty & !odd);
+            while let Some(square) = pop_in_order(&mut rest, &mut later) {
                 let Some(next) = play(&board, square) else {
                     continue;
                 };
-                let rest = empty & !(1u64 << square);
-                let (first, second) = (rest.trailing_zeros(), (rest & (rest - 1)).trailing_zeros());
+                let left = empty & !(1u64 << square);
+                let (first, second) = (left.trailing_zeros(), (left & (left - 1)).trailing_zeros());
                 let score = -last2!(solver, &next, -beta, -alpha, first, second);
-                if raise(&mut best, &mut alpha, score, beta) {
+                if raise::<{ $null }>(&mut best, &mut alpha, score, beta) {
                     break 'last3 sign * best;
                 }
             }
@@ -841,18 +830,22 @@ macro_rules! search_functions {
                 }
                 1 => {
                     solver.nodes += 1;
-                    last1!(board, empty.trailing_zeros())
+                    last1!(board.player, empty.trailing_zeros())
                 }
                 2 => {
                     let first = empty.trailing_zeros();
                     let second = (empty & (empty - 1)).trailing_zeros();
                     last2(solver, board, alpha, beta, first, second)
                 }
-                3 => last3(solver, board, alpha, beta, parity_order3(empty)),
+                3 => last3(solver, board, alpha, beta, odd_quadrants(empty)),
                 // Its own search: only legal moves flip discs, so trying every
                 // empty square visits the same nodes as trying `legal`.
-                4 => last4(solver, board, alpha, beta, odd_quadrants(empty)),
-                _ => last5(solver, board, legal, alpha, beta),
+                4 if beta == alpha + 1 => {
+                    last4::<true>(solver, board, alpha, beta, odd_quadrants(empty))
+                }
+                4 => last4::<false>(solver, board, alpha, beta, odd_quadrants(empty)),
+                _ if beta == alpha + 1 => last5::<true>(solver, board, legal, alpha, beta),
+                _ => last5::<false>(solver, board, legal, alpha, beta),
             }
         }
 
@@ -860,7 +853,7 @@ macro_rules! search_functions {
         /// cut-off, then the legal squares of odd quadrants first, lowest first,
         /// each child's four to [`last4`]. A pass searches the opponent's moves.
         $(#[$feature])*
-        fn last5(
+        fn last5<const NULL: bool>(
             solver: &mut Solver<'_>,
             board: &Board,
             legal: u64,
@@ -878,8 +871,8 @@ macro_rules! search_functions {
             while let Some(square) = pop_in_order(&mut rest, &mut later) {
                 let next = board.after(square, flips(board.player, board.opponent, square));
                 let score =
-                    -last4(solver, &next, -beta, -alpha, odd_quadrants_after(odd, empty, square));
-                if raise(&mut best, &mut alpha, score, beta) {
+                    -last4::<NULL>(solver, &next, -beta, -alpha, odd_quadrants_after(odd, empty, square));
+                if raise::<NULL>(&mut best, &mut alpha, score, beta) {
                     return best;
                 }
             }
@@ -889,17 +882,17 @@ macro_rules! search_functions {
                 if replies == 0 {
                     return final_score(board);
                 }
-                return -last5(solver, &passed, replies, -beta, -alpha);
+                return -last5::<NULL>(solver, &passed, replies, -beta, -alpha);
             }
             best
         }
 
         /// The last four empties (`odd`: those in odd quadrants, from the caller):
         /// the stability cut-off, then the empties of odd quadrants first, lowest first (the order [`shallow`] gives them), each
-        /// child's three in the order of [`parity_order3`]. A pass searches the
+        /// child's three odd ones first (see [`last3!`]). A pass searches the
         /// same four for the opponent.
         $(#[$feature])*
-        fn last4(
+        fn last4<const NULL: bool>(
             solver: &mut Solver<'_>,
             board: &Board,
             mut alpha: i32,
@@ -919,10 +912,9 @@ macro_rules! search_functions {
                 let Some(next) = play(board, square) else {
                     continue;
                 };
-                let left = empty & !(1u64 << square);
-                let order = parity_order3_with(left, odd_quadrants_after(odd, empty, square));
-                let score = -last3!(solver, &next, -beta, -alpha, order);
-                if raise(&mut best, &mut alpha, score, beta) {
+                let after = odd_quadrants_after(odd, empty, square);
+                let score = -last3!(solver, &next, -beta, -alpha, after, NULL);
+                if raise::<NULL>(&mut best, &mut alpha, score, beta) {
                     return best;
                 }
             }
@@ -931,7 +923,7 @@ macro_rules! search_functions {
                 if moves(passed.player, passed.opponent) == 0 {
                     return final_score(board);
                 }
-                return -last4(solver, &passed, -beta, -alpha, odd);
+                return -last4::<NULL>(solver, &passed, -beta, -alpha, odd);
             }
             best
         }
@@ -962,9 +954,9 @@ macro_rules! search_functions {
             board: &Board,
             alpha: i32,
             beta: i32,
-            squares: [u32; 3],
+            odd: u64,
         ) -> i32 {
-            last3!(solver, board, alpha, beta, squares)
+            last3!(solver, board, alpha, beta, odd, false)
         }
 
         /// The last two empties, `first` and `second` (see [`last2!`]).
@@ -1138,27 +1130,6 @@ mod tests {
                 odd_quadrants(empty & !(1u64 << square)),
                 "{empty:#018x} {square}"
             );
-        }
-    }
-
-    #[test]
-    fn three_empties_are_ordered_as_the_odd_quadrants_say() {
-        let mut rng = crate::rng::Rng::new(3);
-        for _ in 0..5000 {
-            let mut empty = 0u64;
-            while empty.count_ones() < 3 {
-                empty |= 1 << rng.below(64);
-            }
-            let odd = odd_quadrants(empty);
-            let mut expected = Vec::new();
-            for group in [odd, empty & !odd] {
-                let mut rest = group;
-                while rest != 0 {
-                    expected.push(rest.trailing_zeros());
-                    rest &= rest - 1;
-                }
-            }
-            assert_eq!(parity_order3(empty).to_vec(), expected, "{empty:#018x}");
         }
     }
 
