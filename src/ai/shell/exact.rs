@@ -1318,6 +1318,47 @@ mod tests {
     }
 
     #[test]
+    fn the_first_mover_of_a_serialized_game_never_wins() {
+        // A full board but three cells, black holding the four b1-e1 whose a1 and f1
+        // each complete five (S2). Committing first, black is answered on its own
+        // cell: the collision lays an egg and nothing else happens (S4), so black never
+        // places a turtle and the serialized value is at most a draw. Committing
+        // first, white blocks one cell and black takes the other (a win); in the
+        // simultaneous game white must guess, so the value lies strictly between.
+        let mut cells = ['-'; 81];
+        for (i, ch) in cells.iter_mut().enumerate() {
+            let (row, col) = (i / 9, i % 9);
+            *ch = if (row + col / 2) % 2 == 0 { 'X' } else { 'O' };
+            if i % 5 == 0 {
+                *ch = 'E';
+            }
+        }
+        for name in ["b1", "c1", "d1", "e1"] {
+            cells[Cell::parse(name).expect("a cell").index()] = 'X';
+        }
+        for name in ["a1", "f1", "i9"] {
+            cells[Cell::parse(name).expect("a cell").index()] = '-';
+        }
+        let eggs: Vec<String> = (0..81)
+            .filter(|&i| cells[i] == 'E')
+            .map(|i| Cell::ALL[i].to_string())
+            .collect();
+        let board: String = cells.iter().collect();
+        let p =
+            Position::from_notation(&format!("{board} {}", eggs.join(","))).expect("a position");
+        assert!(!p.status().is_over(), "{p:?}");
+        assert_eq!(p.empty_cells().len(), 3);
+        let holes = five_holes(p.black, BOARD & !p.occupied());
+        assert_eq!(holes.count_ones(), 2);
+        let mut solver = Exact::new(1_000_000);
+        let (lo, hi) = solver.serialized_bounds(&p).expect("within the budget");
+        assert!(lo <= 0.0, "black first: {lo}");
+        assert!(hi > 0.0, "white first: {hi}");
+        let value = solver.value(&p).expect("within the budget");
+        assert!(value > 0.0 && value < 1.0, "{value}");
+    }
+
+    #[test]
     fn symmetric_images_have_the_same_value() {
         let p = small_endgames(4, 8)
             .into_iter()

@@ -147,6 +147,13 @@ pub struct Settings {
     /// How a new leaf is valued: a guided playout (the default), the learned value
     /// ([`super::value`]), or the mean of both.
     pub eval: Eval,
+    /// What a draw (S9: a full board, or a playout's last turn) costs the searching
+    /// colour in its tree's values (−1..1): a draw counts −`contempt` to it and
+    /// +`contempt` to the opponent; 0 for a draw worth nothing to either.
+    pub contempt: f64,
+    /// Boards with more empty cells than this are open for
+    /// [`Settings::open_threshold`].
+    pub open_empty: u32,
 }
 
 /// How the search values a new leaf.
@@ -221,6 +228,8 @@ impl Default for Settings {
             threat_prior: 30.0,
             playout: playout::Policy::Fours,
             eval: Eval::Playout,
+            contempt: 0.0,
+            open_empty: OPEN_EMPTY,
         }
     }
 }
@@ -311,6 +320,8 @@ struct Tree {
     /// The threat games of the sharp nodes ([`ThreatGame`]).
     games: Vec<ThreatGame>,
     rng: Rng,
+    /// Black's value of a draw ([`Settings::contempt`] in the searching colour's view).
+    draw: f64,
 }
 
 fn key(node: u32, choice: [u8; 2]) -> u64 {
@@ -379,6 +390,7 @@ impl Tree {
             path: buffers.path,
             games: Vec::new(),
             rng,
+            draw: 0.0,
         };
         tree.nodes.push(Node::fresh(root));
         tree.expand_with(0, settings.root_width, extra);
@@ -647,7 +659,7 @@ impl Tree {
             };
             let position = current.position;
             if position.status().is_over() {
-                break playout::value(position.status());
+                break self.drawn(playout::value(position.status()));
             }
             if !current.expanded {
                 self.expand(node, self.settings.width);
@@ -710,10 +722,18 @@ impl Tree {
         self.back_up(value);
     }
 
+    /// `value` (black's, of a finished game) with a draw valued [`Tree::draw`].
+    fn drawn(&self, value: f64) -> f64 {
+        if value == 0.0 { self.draw } else { value }
+    }
+
     /// Black's value of a new leaf, by [`Settings::eval`].
     fn leaf_value(&mut self, position: Position) -> f64 {
         match self.settings.eval {
-            Eval::Playout => playout::guided_with(position, &mut self.rng, self.settings.playout).0,
+            Eval::Playout => {
+                let value = playout::guided_with(position, &mut self.rng, self.settings.playout).0;
+                self.drawn(value)
+            }
             Eval::Learned => super::value::value(&position),
             Eval::Mixed => {
                 let played = playout::guided_with(position, &mut self.rng, self.settings.playout).0;
@@ -1036,7 +1056,7 @@ fn purified(weights: &[(Cell, f64)], threshold: f64) -> Vec<(Cell, f64)> {
 /// `position`: [`Settings::open_threshold`] on an open board (more than
 /// [`OPEN_EMPTY`] empty cells) when it is the larger, else [`Settings::threshold`].
 fn final_threshold(position: &Position, settings: &Settings) -> f64 {
-    if position.empty_cells().len() > OPEN_EMPTY {
+    if position.empty_cells().len() > settings.open_empty {
         settings.threshold.max(settings.open_threshold)
     } else {
         settings.threshold
@@ -1061,6 +1081,16 @@ fn kept(weights: Vec<(Cell, f64)>, keep: u128) -> Vec<(Cell, f64)> {
         .iter()
         .map(|c| (c, 1.0 / n))
         .collect()
+}
+
+/// Black's value of a draw in the tree of a search for `color` that counts a draw
+/// −`contempt` to itself ([`Settings::contempt`]).
+fn draw_value(color: Color, contempt: f64) -> f64 {
+    if color == Color::Black {
+        -contempt
+    } else {
+        contempt
+    }
 }
 
 /// A cell drawn from `strategy` (probabilities summing to 1).
@@ -1192,8 +1222,9 @@ pub fn search_in(
     let per_tree_nodes = (settings.max_nodes / threads).max(1);
     let per_tree_iterations = settings.iterations.div_ceil(threads as u64);
     let seeds: Vec<u64> = (0..threads).map(|_| rng.next_u64()).collect();
+    let draw = draw_value(color, settings.contempt);
     let mut trees: Vec<(Tree, u64)> = if threads == 1 {
-        let tree = Tree::new(
+        let mut tree = Tree::new(
             *position,
             settings,
             per_tree_nodes,
@@ -1201,6 +1232,7 @@ pub fn search_in(
             memory.take(),
             extra,
         );
+        tree.draw = draw;
         vec![grow_tree(tree, per_tree_iterations, limits)]
     } else {
         thread::scope(|scope| {
@@ -1208,7 +1240,7 @@ pub fn search_in(
                 .iter()
                 .map(|&seed| {
                     let buffers = memory.take();
-                    let tree = Tree::new(
+                    let mut tree = Tree::new(
                         *position,
                         settings,
                         per_tree_nodes,
@@ -1216,6 +1248,7 @@ pub fn search_in(
                         buffers,
                         extra,
                     );
+                    tree.draw = draw;
                     scope.spawn(move || grow_tree(tree, per_tree_iterations, limits))
                 })
                 .collect();
@@ -1591,11 +1624,29 @@ mod tests {
         // The same searches with the endgame's cut keep small shares.
         assert!(small_shares > 0);
         // Near the end (at most OPEN_EMPTY empty cells) the cut is the endgame's.
+        let late = crowded(62);
+        assert!(late.empty_cells().len() <= OPEN_EMPTY);
+        assert!((final_threshold(&late, &open) - THRESHOLD).abs() < 1e-12);
+        // With the open board's bound lowered to 8 empty cells, these 19 take the
+        // open board's cut.
+        let lowered = Settings {
+            open_empty: 8,
+            ..open
+        };
+        assert_eq!(late.empty_cells().len(), 19);
+        assert!((final_threshold(&late, &lowered) - OPEN_THRESHOLD).abs() < 1e-12);
+    }
+
+    /// The first `filled` cells in board order taken by turtles in pairs of columns
+    /// alternating by row (no five), every fifth cell an egg (eggs in board order).
+    fn crowded(filled: usize) -> Position {
         let mut marks: Vec<(String, char)> = Vec::new();
-        for (i, c) in Position::new().empty_cells().iter().enumerate() {
-            if i >= 62 {
-                break;
-            }
+        for (i, c) in Position::new()
+            .empty_cells()
+            .iter()
+            .enumerate()
+            .take(filled)
+        {
             let mark = if (i / 9 + i % 9 / 2) % 2 == 0 {
                 'X'
             } else {
@@ -1609,9 +1660,31 @@ mod tests {
             .map(|m| m.0.clone())
             .collect();
         let refs: Vec<(&str, char)> = marks.iter().map(|(c, m)| (c.as_str(), *m)).collect();
-        let late = position(&refs, &eggs.join(","));
-        assert!(late.empty_cells().len() <= OPEN_EMPTY);
-        assert!((final_threshold(&late, &open) - THRESHOLD).abs() < 1e-12);
+        position(&refs, &eggs.join(","))
+    }
+
+    #[test]
+    fn contempt_values_a_full_board_draw_against_the_searcher() {
+        // One empty cell: both colours must pick it, the collision lays an egg (S4),
+        // the board is full and the game a draw (S9).
+        let p = crowded(80);
+        assert_eq!(p.empty_cells().len(), 1);
+        assert!(!p.status().is_over());
+        assert!((draw_value(Color::Black, 0.3) + 0.3).abs() < 1e-12);
+        assert!((draw_value(Color::White, 0.3) - 0.3).abs() < 1e-12);
+        for (draw, expected) in [(0.0, 0.0), (draw_value(Color::Black, 0.3), -0.3)] {
+            let settings = bounded(50, Selection::RegretMatching);
+            let mut tree = Tree::new(p, settings, 64, Rng::new(1), Buffers::default(), 0);
+            tree.draw = draw;
+            for _ in 0..50 {
+                tree.iterate();
+            }
+            let child = tree.nodes.get(1).expect("the collision's child");
+            assert!(child.position.status().is_over());
+            assert_eq!(child.visits, 50);
+            let mean = child.value / f64::from(child.visits);
+            assert!((mean - expected).abs() < 1e-12, "{mean} against {expected}");
+        }
     }
 
     #[test]

@@ -123,6 +123,14 @@ pub struct ShellArgs {
     /// (shell).
     #[arg(long)]
     show_losses: bool,
+    /// What a draw costs the search player in its tree's values, −1..1 (shell; the
+    /// player's default when not given).
+    #[arg(long)]
+    contempt: Option<f64>,
+    /// Boards with more empty cells than this take the open-board cut (shell; the
+    /// player's default when not given).
+    #[arg(long)]
+    open_empty: Option<u32>,
     /// Games of the exploiter against the search player, and against each
     /// deterministic baseline to calibrate it (shell; 0: no exploiter; when given,
     /// only the exploiter's figures are measured).
@@ -272,6 +280,8 @@ fn settings(args: &ShellArgs) -> Result<Settings> {
         eval: args.leaf,
         sharpen: or_default(args.sharpen as usize, defaults.sharpen as usize) as u32,
         threat_prior: args.threat_prior.unwrap_or(defaults.threat_prior),
+        contempt: args.contempt.unwrap_or(defaults.contempt),
+        open_empty: args.open_empty.unwrap_or(defaults.open_empty),
         exploration: if args.exploration > 0.0 {
             args.exploration
         } else {
@@ -619,7 +629,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
     println!(
         "command: tabula bench shell --games {} --movetime {} --iterations {} --selection {} \
          --threads {} --playouts {} --endgame-empty {} --root-width {} --width {} \
-         --threat-prior {} --threat-search {} --leaf {} --opening-turns {} --seed {}",
+         --threat-prior {} --threat-search {} --leaf {} --contempt {} --open-empty {} --threshold {} --open-threshold {} --opening-turns {} --seed {}",
         args.games,
         args.movetime,
         args.iterations,
@@ -632,6 +642,10 @@ pub fn run(args: &ShellArgs) -> Result<()> {
         settings.threat_prior,
         settings.threat_search,
         settings.eval.name(),
+        settings.contempt,
+        settings.open_empty,
+        settings.threshold,
+        settings.open_threshold,
         args.opening_turns,
         args.seed
     );
