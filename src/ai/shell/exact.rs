@@ -1049,6 +1049,7 @@ pub fn exploitability(solved: &Solved, color: Color, strategy: &[(Cell, f64)]) -
 mod tests {
     use super::*;
     use crate::ai::shell::matrix;
+    use crate::ai::shell::testing::crowded;
 
     /// Whether some joint pick at `position` captures, and whether some hatches an
     /// egg (a capture claiming an egg that stays as a turtle).
@@ -1325,27 +1326,18 @@ mod tests {
         // places a turtle and the serialized value is at most a draw. Committing
         // first, white blocks one cell and black takes the other (a win); in the
         // simultaneous game white must guess, so the value lies strictly between.
-        let mut cells = ['-'; 81];
-        for (i, ch) in cells.iter_mut().enumerate() {
-            let (row, col) = (i / 9, i % 9);
-            *ch = if (row + col / 2) % 2 == 0 { 'X' } else { 'O' };
-            if i % 5 == 0 {
-                *ch = 'E';
-            }
-        }
-        for name in ["b1", "c1", "d1", "e1"] {
-            cells[Cell::parse(name).expect("a cell").index()] = 'X';
-        }
-        for name in ["a1", "f1", "i9"] {
-            cells[Cell::parse(name).expect("a cell").index()] = '-';
-        }
-        let eggs: Vec<String> = (0..81)
-            .filter(|&i| cells[i] == 'E')
-            .map(|i| Cell::ALL[i].to_string())
-            .collect();
-        let board: String = cells.iter().collect();
-        let p =
-            Position::from_notation(&format!("{board} {}", eggs.join(","))).expect("a position");
+        let p = crowded(
+            81,
+            &[
+                ("b1", 'X'),
+                ("c1", 'X'),
+                ("d1", 'X'),
+                ("e1", 'X'),
+                ("a1", '-'),
+                ("f1", '-'),
+                ("i9", '-'),
+            ],
+        );
         assert!(!p.status().is_over(), "{p:?}");
         assert_eq!(p.empty_cells().len(), 3);
         let holes = five_holes(p.black, BOARD & !p.occupied());

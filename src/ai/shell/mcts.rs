@@ -1054,7 +1054,7 @@ fn purified(weights: &[(Cell, f64)], threshold: f64) -> Vec<(Cell, f64)> {
 
 /// The share below which [`purified`] drops a cell of the final strategy in
 /// `position`: [`Settings::open_threshold`] on an open board (more than
-/// [`OPEN_EMPTY`] empty cells) when it is the larger, else [`Settings::threshold`].
+/// [`Settings::open_empty`] empty cells) when it is the larger, else [`Settings::threshold`].
 fn final_threshold(position: &Position, settings: &Settings) -> f64 {
     if position.empty_cells().len() > settings.open_empty {
         settings.threshold.max(settings.open_threshold)
@@ -1223,32 +1223,27 @@ pub fn search_in(
     let per_tree_iterations = settings.iterations.div_ceil(threads as u64);
     let seeds: Vec<u64> = (0..threads).map(|_| rng.next_u64()).collect();
     let draw = draw_value(color, settings.contempt);
-    let mut trees: Vec<(Tree, u64)> = if threads == 1 {
+    let plant = |seed: u64, buffers: Buffers| {
         let mut tree = Tree::new(
             *position,
             settings,
             per_tree_nodes,
-            Rng::new(seeds[0]),
-            memory.take(),
+            Rng::new(seed),
+            buffers,
             extra,
         );
         tree.draw = draw;
+        tree
+    };
+    let mut trees: Vec<(Tree, u64)> = if threads == 1 {
+        let tree = plant(seeds[0], memory.take());
         vec![grow_tree(tree, per_tree_iterations, limits)]
     } else {
         thread::scope(|scope| {
             let handles: Vec<_> = seeds
                 .iter()
                 .map(|&seed| {
-                    let buffers = memory.take();
-                    let mut tree = Tree::new(
-                        *position,
-                        settings,
-                        per_tree_nodes,
-                        Rng::new(seed),
-                        buffers,
-                        extra,
-                    );
-                    tree.draw = draw;
+                    let tree = plant(seed, memory.take());
                     scope.spawn(move || grow_tree(tree, per_tree_iterations, limits))
                 })
                 .collect();
@@ -1325,7 +1320,7 @@ pub fn search_in(
 mod tests {
     use super::*;
     use crate::ai::shell::greedy;
-    use crate::ai::shell::testing::{cell, position, won_by_black};
+    use crate::ai::shell::testing::{cell, crowded, position, won_by_black};
     use crate::games::Status;
 
     fn bounded(iterations: u64, selection: Selection) -> Settings {
@@ -1624,7 +1619,7 @@ mod tests {
         // The same searches with the endgame's cut keep small shares.
         assert!(small_shares > 0);
         // Near the end (at most OPEN_EMPTY empty cells) the cut is the endgame's.
-        let late = crowded(62);
+        let late = crowded(62, &[]);
         assert!(late.empty_cells().len() <= OPEN_EMPTY);
         assert!((final_threshold(&late, &open) - THRESHOLD).abs() < 1e-12);
         // With the open board's bound lowered to 8 empty cells, these 19 take the
@@ -1637,37 +1632,11 @@ mod tests {
         assert!((final_threshold(&late, &lowered) - OPEN_THRESHOLD).abs() < 1e-12);
     }
 
-    /// The first `filled` cells in board order taken by turtles in pairs of columns
-    /// alternating by row (no five), every fifth cell an egg (eggs in board order).
-    fn crowded(filled: usize) -> Position {
-        let mut marks: Vec<(String, char)> = Vec::new();
-        for (i, c) in Position::new()
-            .empty_cells()
-            .iter()
-            .enumerate()
-            .take(filled)
-        {
-            let mark = if (i / 9 + i % 9 / 2) % 2 == 0 {
-                'X'
-            } else {
-                'O'
-            };
-            marks.push((c.to_string(), if i % 5 == 0 { 'E' } else { mark }));
-        }
-        let eggs: Vec<String> = marks
-            .iter()
-            .filter(|m| m.1 == 'E')
-            .map(|m| m.0.clone())
-            .collect();
-        let refs: Vec<(&str, char)> = marks.iter().map(|(c, m)| (c.as_str(), *m)).collect();
-        position(&refs, &eggs.join(","))
-    }
-
     #[test]
     fn contempt_values_a_full_board_draw_against_the_searcher() {
         // One empty cell: both colours must pick it, the collision lays an egg (S4),
         // the board is full and the game a draw (S9).
-        let p = crowded(80);
+        let p = crowded(80, &[]);
         assert_eq!(p.empty_cells().len(), 1);
         assert!(!p.status().is_over());
         assert!((draw_value(Color::Black, 0.3) + 0.3).abs() < 1e-12);

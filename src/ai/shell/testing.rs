@@ -47,3 +47,36 @@ pub fn won_by_black() -> Position {
         "-",
     )
 }
+
+/// A crowded board: the first `filled` cells in board order taken by turtles in
+/// pairs of columns alternating by row (no five), every fifth cell an egg; then
+/// `overrides` (`X`, `O`, `E` or `-` per cell) on top. The eggs are listed in board
+/// order.
+pub fn crowded(filled: usize, overrides: &[(&str, char)]) -> Position {
+    let mut cells = ['-'; 81];
+    for (i, ch) in cells.iter_mut().enumerate().take(filled) {
+        *ch = if i % 5 == 0 {
+            'E'
+        } else if (i / 9 + i % 9 / 2) % 2 == 0 {
+            'X'
+        } else {
+            'O'
+        };
+    }
+    for (name, ch) in overrides {
+        if let Some(c) = Cell::parse(name) {
+            cells[c.index()] = *ch;
+        }
+    }
+    let eggs: Vec<String> = (0..81)
+        .filter(|&i| cells[i] == 'E')
+        .map(|i| Cell::ALL[i].to_string())
+        .collect();
+    let eggs = if eggs.is_empty() {
+        "-".to_string()
+    } else {
+        eggs.join(",")
+    };
+    let board: String = cells.iter().collect();
+    Position::from_notation(&format!("{board} {eggs}")).expect("test position")
+}
