@@ -729,6 +729,7 @@ macro_rules! search_functions {
         $(#[$feature])*
         fn nws_near(solver: &mut Solver<'_>, board: &Board, legal: u64, alpha: i32, n: u32) -> i32 {
             let early = early_key(n);
+            solver.list(n);
             let odd = odd_quadrants(board.empty());
             let (mut rest, mut later) = (legal & odd, legal & !odd);
             let mut best = LOSS;
@@ -738,7 +739,8 @@ macro_rules! search_functions {
                 let replies = moves(next.player, next.opponent);
                 let key = mobility_key(replies, square, odd);
                 if key > early {
-                    insert(solver.list(n), count, Candidate { square, next, key, replies });
+                    let list = &mut solver.lists[n as usize];
+                    insert(list, count, Candidate { square, next, key, replies });
                     count += 1;
                     continue;
                 }
