@@ -547,8 +547,10 @@ macro_rules! search_functions {
             let mut count = 0;
             let mut rest = legal;
             if n <= MOBILITY_KEY_EMPTIES {
-                // Most sorts: the replies, parity and corners, in a loop of its own
-                // (no table to prefetch from, no potential mobility).
+                // The principal-variation nodes near the end (the null-window ones
+                // make their children in `nws_near`): the replies, parity and
+                // corners, in a loop of its own (no table to prefetch from, no
+                // potential mobility).
                 while rest != 0 && count < 32 {
                     let square = rest.trailing_zeros();
                     rest &= rest - 1;
@@ -696,11 +698,7 @@ macro_rules! search_functions {
             let mut best_square = NO_MOVE;
             for i in 0..count {
                 let candidate = solver.lists[n as usize][i];
-                let score = if n - 1 <= SHALLOW {
-                    -shallow(solver, &candidate.next, candidate.replies, -beta, -alpha, n - 1)
-                } else {
-                    -nws(solver, &candidate.next, candidate.replies, -beta, n - 1)
-                };
+                let score = -null_child(solver, &candidate.next, candidate.replies, alpha, n - 1);
                 if solver.aborted {
                     return 0;
                 }
@@ -729,6 +727,7 @@ macro_rules! search_functions {
         $(#[$feature])*
         fn nws_near(solver: &mut Solver<'_>, board: &Board, legal: u64, alpha: i32, n: u32) -> i32 {
             let early = early_key(n);
+            // Makes the list on first use; the loop then indexes it directly.
             solver.list(n);
             let odd = odd_quadrants(board.empty());
             let (mut rest, mut later) = (legal & odd, legal & !odd);
@@ -744,7 +743,7 @@ macro_rules! search_functions {
                     count += 1;
                     continue;
                 }
-                let score = -near_child(solver, &next, replies, alpha, n - 1);
+                let score = -null_child(solver, &next, replies, alpha, n - 1);
                 if solver.aborted {
                     return 0;
                 }
@@ -757,7 +756,7 @@ macro_rules! search_functions {
             }
             for i in 0..count {
                 let candidate = solver.lists[n as usize][i];
-                let score = -near_child(solver, &candidate.next, candidate.replies, alpha, n - 1);
+                let score = -null_child(solver, &candidate.next, candidate.replies, alpha, n - 1);
                 if solver.aborted {
                     return 0;
                 }
@@ -771,11 +770,11 @@ macro_rules! search_functions {
             best
         }
 
-        /// The null-window search of a child of [`nws_near`] (`n` empties, the
-        /// window (`alpha`, `alpha + 1`) of its parent).
+        /// The null-window search of a child with `n` empties of a null-window
+        /// node ([`nws`], [`nws_near`]) whose window is (`alpha`, `alpha + 1`).
         $(#[$feature])*
         #[inline]
-        fn near_child(solver: &mut Solver<'_>, next: &Board, replies: u64, alpha: i32, n: u32) -> i32 {
+        fn null_child(solver: &mut Solver<'_>, next: &Board, replies: u64, alpha: i32, n: u32) -> i32 {
             if n <= SHALLOW {
                 shallow(solver, next, replies, -alpha - 1, -alpha, n)
             } else {

@@ -64,9 +64,7 @@ pub fn crowded(filled: usize, overrides: &[(&str, char)]) -> Position {
         };
     }
     for (name, ch) in overrides {
-        if let Some(c) = Cell::parse(name) {
-            cells[c.index()] = *ch;
-        }
+        cells[Cell::parse(name).expect("a cell").index()] = *ch;
     }
     let eggs: Vec<String> = (0..81)
         .filter(|&i| cells[i] == 'E')
