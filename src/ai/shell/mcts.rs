@@ -36,6 +36,7 @@ use super::candidates::{
     ListOptions, Tactics, candidates_both, candidates_with, capture_cells, five_holes,
 };
 use super::matrix;
+use super::model::Prediction;
 use super::playout;
 use super::threats;
 use crate::ai::Limits;
@@ -154,6 +155,11 @@ pub struct Settings {
     /// Boards with more empty cells than this are open for
     /// [`Settings::open_threshold`].
     pub open_empty: u32,
+    /// The opponent's likely pick at the root, from the opponent model
+    /// ([`super::model`]): the root's opponent plays it with the prediction's
+    /// probability (and its own regret-matched strategy otherwise), so the searching
+    /// colour's average strategy there learns the answer to that mix.
+    pub prediction: Option<Prediction>,
 }
 
 /// How the search values a new leaf.
@@ -230,6 +236,7 @@ impl Default for Settings {
             eval: Eval::Playout,
             contempt: 0.0,
             open_empty: OPEN_EMPTY,
+            prediction: None,
         }
     }
 }
@@ -322,6 +329,9 @@ struct Tree {
     rng: Rng,
     /// Black's value of a draw ([`Settings::contempt`] in the searching colour's view).
     draw: f64,
+    /// The predicted root pick: the opponent's side, the cell's index in its root
+    /// list and the probability it is played ([`Settings::prediction`]).
+    predicted: Option<(usize, u8, f64)>,
 }
 
 fn key(node: u32, choice: [u8; 2]) -> u64 {
@@ -391,6 +401,7 @@ impl Tree {
             games: Vec::new(),
             rng,
             draw: 0.0,
+            predicted: None,
         };
         tree.nodes.push(Node::fresh(root));
         tree.expand_with(0, settings.root_width, extra);
@@ -675,6 +686,11 @@ impl Tree {
                 let (b, pb) = self.select(node, 1);
                 ([a, b], [pa, pb])
             };
+            let (choice, [pa, pb]) = if node == 0 {
+                self.predicted_at_root(choice, [pa, pb])
+            } else {
+                (choice, [pa, pb])
+            };
             let [a, b] = choice;
             let k = key(node as u32, choice);
             if let Some(&child) = self.children.get(&k) {
@@ -720,6 +736,44 @@ impl Tree {
             break self.leaf_value(next);
         };
         self.back_up(value);
+    }
+
+    /// The root's joint choice with the opponent's replaced by the predicted cell
+    /// with the prediction's probability ([`Tree::predicted`]), and the probability
+    /// each side's choice then had.
+    fn predicted_at_root(&mut self, choice: [u8; 2], prob: [f64; 2]) -> ([u8; 2], [f64; 2]) {
+        let Some((side, index, q)) = self.predicted else {
+            return (choice, prob);
+        };
+        let (mut choice, mut prob) = (choice, prob);
+        if let (Some(c), Some(p)) = (choice.get_mut(side), prob.get_mut(side)) {
+            if self.rng.unit() < q {
+                *c = index;
+                *p = q;
+            } else {
+                *p *= 1.0 - q;
+            }
+            if *c == index {
+                *p = p.max(q);
+            }
+            *p = p.max(f64::MIN_POSITIVE);
+        }
+        (choice, prob)
+    }
+
+    /// Marks `prediction` as the root pick of `side` (0 black, 1 white), when its cell
+    /// is in that side's root list.
+    fn predict(&mut self, side: usize, prediction: Option<Prediction>) {
+        self.predicted = prediction.and_then(|p| {
+            let root = self.nodes.first()?;
+            let stats = self.stats.get(Tree::range(root, side))?;
+            let index = stats.iter().position(|s| s.cell == p.cell)?;
+            Some((
+                side,
+                u8::try_from(index).ok()?,
+                p.confidence.clamp(0.0, 1.0),
+            ))
+        });
     }
 
     /// `value` (black's, of a finished game) with a draw valued [`Tree::draw`].
@@ -1188,6 +1242,11 @@ pub fn search_in(
     } else {
         0
     };
+    if let Some(p) = settings.prediction
+        && position.is_empty(p.cell)
+    {
+        extra |= p.cell.bit();
+    }
     let mut keep = BOARD;
     if settings.threat_search {
         let theirs = candidates_with(
@@ -1233,6 +1292,7 @@ pub fn search_in(
             extra,
         );
         tree.draw = draw;
+        tree.predict(1 - side, settings.prediction);
         tree
     };
     let mut trees: Vec<(Tree, u64)> = if threads == 1 {
@@ -1276,7 +1336,11 @@ pub fn search_in(
     let iterations = trees.iter().map(|t| t.1).sum();
     let nodes = trees.iter().map(|t| t.0.nodes.len()).sum();
     let mut solved_root = root_game;
-    if tactics.is_sharp()
+    let predicted = trees.first().is_some_and(|t| t.0.predicted.is_some());
+    // Against a predicted opponent the root's average strategy is already the answer
+    // to the prediction's mix; the root matrix's equilibrium would ignore it.
+    if !predicted
+        && tactics.is_sharp()
         && !root_game
         && let Some(mix) = solve_root(&weights, &opponent_weights, side, &pairs, rows, cols)
     {
@@ -1439,6 +1503,51 @@ mod tests {
         let chi = chi_square_even(e1, e9);
         eprintln!("e1 {e1} e9 {e9} chi-square {chi:.2}");
         assert!(chi < 6.635, "e1 {e1} e9 {e9} chi-square {chi:.2}");
+    }
+
+    /// Picks of `color` over `samples` seeds when the opponent is predicted to pick
+    /// `predicted` with probability `confidence`.
+    fn picks_predicted(
+        position: &Position,
+        color: Color,
+        samples: u64,
+        predicted: &str,
+        confidence: f64,
+    ) -> Vec<Cell> {
+        let settings = Settings {
+            prediction: Some(Prediction {
+                cell: cell(predicted),
+                confidence,
+            }),
+            ..bounded(1500, Selection::RegretMatching)
+        };
+        (0..samples)
+            .filter_map(|seed| {
+                search(
+                    position,
+                    color,
+                    &settings,
+                    &Limits::depth(1),
+                    &mut Rng::new(seed),
+                )
+                .map(|o| o.cell)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_predicted_guess_is_answered() {
+        // Black's two fours (e1 and e9 complete five, S2): against a white predicted
+        // to block e1, black takes e9; against a black predicted to take e9, white
+        // blocks e9 (S4). Without a prediction both mix evenly (the tests above).
+        let p = two_threats();
+        let black = picks_predicted(&p, Color::Black, 40, "e1", 0.95);
+        assert!(black.iter().all(|&c| c == cell("e9")), "black {black:?}");
+        let white = picks_predicted(&p, Color::White, 40, "e9", 0.95);
+        assert!(white.iter().all(|&c| c == cell("e9")), "white {white:?}");
+        // A prediction below certainty still tips the guess its way.
+        let white = picks_predicted(&p, Color::White, 40, "e1", 0.7);
+        assert!(white.iter().all(|&c| c == cell("e1")), "white {white:?}");
     }
 
     #[test]

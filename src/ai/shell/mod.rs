@@ -33,6 +33,7 @@ pub mod greedy;
 pub mod lp;
 pub mod matrix;
 pub mod mcts;
+pub mod model;
 pub mod playout;
 pub mod solver;
 pub mod tactician;

@@ -16,6 +16,7 @@ use tabula::ai::Limits;
 use tabula::ai::shell::Eval;
 use tabula::ai::shell::candidates::{Tactics, candidates};
 use tabula::ai::shell::exact::{self, Exact};
+use tabula::ai::shell::model::{ALL_STYLES, Model, STYLES, style_name};
 use tabula::ai::shell::playout::Policy;
 use tabula::ai::shell::solver::{self, Solver};
 use tabula::ai::shell::{Selection, Settings, greedy, playout, search, tactician, windows};
@@ -182,6 +183,14 @@ pub struct ShellArgs {
     /// Sampling games tried for the exploitability set (seeds 0, 1, …; shell).
     #[arg(long, default_value_t = 200)]
     solve_seeds: u64,
+    /// The search player models its opponent ([`tabula::ai::shell::model`]): a model
+    /// per opponent, kept across its games (shell).
+    #[arg(long)]
+    pub(super) model: bool,
+    /// Styles the model does not know, comma-separated (windows … windows7,
+    /// tactician), to measure it against a player it has no style for (shell).
+    #[arg(long, value_delimiter = ',')]
+    pub(super) model_without: Vec<String>,
     /// Seed of every random choice: the bench's `--seed`.
     #[arg(skip)]
     pub seed: u64,
@@ -539,6 +548,7 @@ fn play_game(
     iterations: &mut (u64, f64),
     mut position: Position,
     record: &mut Vec<String>,
+    mut model: Option<&mut Model>,
 ) -> Outcome {
     record.clear();
     record.push(format!("start {}", position.to_notation()));
@@ -554,7 +564,17 @@ fn play_game(
             cancel: None,
             nodes: None,
         };
-        let Some(outcome) = search(&position, search_color, settings, &limits, rng) else {
+        let mut settings = *settings;
+        if let Some(model) = model.as_deref_mut() {
+            // The model's tactician gets a quarter of the move's time (all of it at
+            // fixed iterations, as the in-process tactician has).
+            let quarter = Limits {
+                deadline: (movetime > 0).then(|| started + Duration::from_millis(movetime / 4)),
+                ..limits
+            };
+            settings.prediction = model.predict(&position, search_color.opponent(), &quarter);
+        }
+        let Some(outcome) = search(&position, search_color, &settings, &limits, rng) else {
             break;
         };
         iterations.0 += outcome.iterations;
@@ -566,6 +586,9 @@ fn play_game(
             Color::Black => (outcome.cell, other),
             Color::White => (other, outcome.cell),
         };
+        if let Some(model) = model.as_deref_mut() {
+            model.observe(&position, search_color.opponent(), other);
+        }
         if position.resolve_turn(black, white).is_err() {
             break;
         }
@@ -575,8 +598,12 @@ fn play_game(
             .map(|(c, p)| format!("{c}:{p:.2}"))
             .collect();
         record.push(format!(
-            "turn {turn:2} me {} them {other} mix [{}] eggs {}",
+            "turn {turn:2} me {} them {other} predicted {} mix [{}] eggs {}",
             outcome.cell,
+            settings.prediction.map_or("-".to_string(), |p| format!(
+                "{}:{:.2}",
+                p.cell, p.confidence
+            )),
             strategy.join(" "),
             position.to_notation().split(' ').nth(1).unwrap_or("-")
         ));
@@ -618,6 +645,19 @@ fn opening(turns: u32, seed: u64) -> Position {
     position
 }
 
+/// The styles the opponent model knows: all but `--model-without`'s.
+pub(super) fn model_styles(args: &ShellArgs) -> Result<u32> {
+    let mut known = ALL_STYLES;
+    for name in &args.model_without {
+        let style = (0..STYLES)
+            .find(|&s| style_name(s) == name)
+            .ok_or_else(|| anyhow::anyhow!("no style {name:?} in the opponent model"))?;
+        known &= !(1 << style);
+    }
+    Ok(known)
+}
+
+/// Plays the search player against each opponent and prints the figures.
 pub fn run(args: &ShellArgs) -> Result<()> {
     let settings = settings(args)?;
     if args.exploit > 0 {
@@ -629,7 +669,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
     println!(
         "command: tabula bench shell --games {} --movetime {} --iterations {} --selection {} \
          --threads {} --playouts {} --endgame-empty {} --root-width {} --width {} \
-         --threat-prior {} --threat-search {} --leaf {} --contempt {} --open-empty {} --threshold {} --open-threshold {} --opening-turns {} --seed {}",
+         --threat-prior {} --threat-search {} --leaf {} --contempt {} --open-empty {} --threshold {} --open-threshold {} --opening-turns {}{} --seed {}",
         args.games,
         args.movetime,
         args.iterations,
@@ -647,6 +687,11 @@ pub fn run(args: &ShellArgs) -> Result<()> {
         settings.threshold,
         settings.open_threshold,
         args.opening_turns,
+        if args.model {
+            format!(" --model --model-without {}", args.model_without.join(","))
+        } else {
+            String::new()
+        },
         args.seed
     );
     playout_speed("uniform", args.playouts, args.seed, playout::uniform);
@@ -662,6 +707,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
         let mut iterations = (0u64, 0.0f64);
         let started = Instant::now();
         let mut record = Vec::new();
+        let mut model = Model::knowing(model_styles(args)?);
         for game in 0..args.games {
             let color = if game % 2 == 0 {
                 Color::Black
@@ -678,6 +724,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
                 &mut iterations,
                 opening,
                 &mut record,
+                args.model.then_some(&mut model),
             );
             if args.show_losses && outcome.winner() != Some(color) {
                 eprintln!(

@@ -151,6 +151,9 @@ pub struct Session {
     /// Battleship: per fleet owner (by color index), the posterior over its placement
     /// styles from the fleets it placed in the games at this table so far.
     styles: [ai::battleship::styles::Posterior; 2],
+    /// What the Shell: the model of the opponent's picks at this table (kept across
+    /// its games, made afresh when `set_game` changes the game).
+    opponent: ai::shell::model::Model,
 }
 
 impl Session {
@@ -178,6 +181,7 @@ impl Session {
             clock: Clock::default(),
             tables: Tables::default(),
             styles: Default::default(),
+            opponent: ai::shell::model::Model::default(),
         };
         session.prepare_tables();
         session
@@ -362,6 +366,9 @@ impl Session {
 
     /// `set_game`: a fresh game of `kind`, its search memory made now.
     fn set_game(&mut self, kind: GameKind) -> Answer {
+        if kind != self.game.kind() {
+            self.opponent = ai::shell::model::Model::default();
+        }
         self.game = Game::new(kind);
         self.history.clear();
         self.prepare_tables();
@@ -517,6 +524,9 @@ impl Session {
             Game::Shell(p) => shell::resolve_turn(p, black, white)?,
             _ => return Err(self.not_in_this_game(command)),
         };
+        if let Game::Shell(position) = &before {
+            shell::observe(&mut self.opponent, position, black, white);
+        }
         self.history.push(before);
         Ok(answer)
     }
@@ -630,6 +640,7 @@ impl Session {
                     color,
                     &mut think,
                     memory.as_mut().map(|(m, _)| m),
+                    &mut self.opponent,
                 )?)
             }
             Game::Battleship(t) => {

@@ -48,6 +48,9 @@ pub struct Options {
     /// What the Shell: how the search values a new leaf (`shell_eval playout`,
     /// `learned` or `mixed`).
     pub shell_eval: crate::ai::shell::Eval,
+    /// What the Shell: the search models its opponent from the picks it made at this
+    /// table (`shell_model on`, [`crate::ai::shell::model`]).
+    pub shell_model: bool,
     /// Othello: at this many empties or fewer the player solves exactly.
     pub endgame: u32,
     /// Othello: the midgame evaluation.
@@ -85,6 +88,7 @@ impl Default for Options {
                 .round() as u32,
             shell_threats: crate::ai::shell::Settings::default().threat_search,
             shell_eval: crate::ai::shell::Settings::default().eval,
+            shell_model: true,
             endgame: 20,
             evaluation: Evaluation::Pattern,
             gogui_rows: false,
@@ -101,7 +105,7 @@ fn ai_default_builders() -> usize {
 }
 
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 21] = [
+pub const OPTION_NAMES: [&str; 22] = [
     "movetime",
     "depth",
     "threads",
@@ -116,6 +120,7 @@ pub const OPTION_NAMES: [&str; 21] = [
     "shell_open_threshold",
     "shell_threats",
     "shell_eval",
+    "shell_model",
     "player",
     "endgame",
     "eval",
@@ -194,6 +199,7 @@ impl Options {
             "shell_open_threshold" => self.shell_open_threshold = number(name, value, 0, 50)?,
             "shell_blocks" => self.shell_strict_blocks = switch(name, value, "open", "strict")?,
             "shell_threats" => self.shell_threats = switch(name, value, "off", "on")?,
+            "shell_model" => self.shell_model = switch(name, value, "off", "on")?,
             "shell_eval" => {
                 self.shell_eval = crate::ai::shell::Eval::from_name(value).ok_or_else(|| {
                     format!("invalid value for {name}: expected playout, learned or mixed")

@@ -7,6 +7,7 @@ use super::{Answer, Options, Refusal, Think, joined};
 use crate::ai;
 use crate::ai::baseline::Player;
 use crate::ai::shell::mcts::{NODE_BYTES, Settings};
+use crate::ai::shell::model::{Model, Prediction};
 use crate::games::shell::{Cell, Position};
 use crate::games::{Color, Status};
 
@@ -24,6 +25,16 @@ pub fn resolve_turn(position: &mut Position, black: &str, white: &str) -> Answer
         .resolve_turn(black, white)
         .map_err(|e| format!("illegal move: {e}"))?;
     Ok(report.to_string())
+}
+
+/// Scores the opponent model's pending prediction against the turn just resolved
+/// from `before` (the picks as `resolve_turn` read them).
+pub fn observe(model: &mut Model, before: &Position, black: &str, white: &str) {
+    for (color, text) in [(Color::Black, black), (Color::White, white)] {
+        if let Ok(cell) = parse_cell(text) {
+            model.observe(before, color, cell);
+        }
+    }
 }
 
 pub fn all_legal(position: &Position) -> String {
@@ -56,6 +67,7 @@ pub fn choose(
     color: Color,
     think: &mut Think<'_>,
     memory: Option<&mut ai::shell::Memory>,
+    model: &mut Model,
 ) -> Result<Cell, Refusal> {
     if position.status().is_over() {
         return Err("the game is over".into());
@@ -65,9 +77,45 @@ pub fn choose(
             ai::baseline::shell(position, color, baseline, think.rng, &think.limits)
                 .ok_or_else(|| "no empty cell".into())
         }
-        Player::Search => Ok(search(position, color, think, memory)?.cell),
+        Player::Search => {
+            let prediction = if think.options.shell_model {
+                predict(position, color.opponent(), think, model)
+            } else {
+                None
+            };
+            Ok(search_predicted(position, color, think, memory, prediction)?.cell)
+        }
     }
 }
+
+/// The opponent model's prediction of `opponent`'s pick, its tactician given a
+/// [`MODEL_SHARE`] of the move's time.
+fn predict(
+    position: &Position,
+    opponent: Color,
+    think: &Think<'_>,
+    model: &mut Model,
+) -> Option<Prediction> {
+    let mut limits = think.limits;
+    let now = Instant::now();
+    limits.deadline = Some(match limits.deadline {
+        Some(deadline) => now + deadline.saturating_duration_since(now).div_f64(MODEL_SHARE),
+        None => now + DEFAULT_TIME.div_f64(MODEL_SHARE),
+    });
+    let prediction = model.predict(position, opponent, &limits);
+    if let Some(p) = prediction {
+        log::info!(
+            "opponent model: {} likely picks {} ({:.2})",
+            opponent.name(),
+            p.cell,
+            p.confidence
+        );
+    }
+    prediction
+}
+
+/// The model's tactician may take the move's time divided by this.
+const MODEL_SHARE: f64 = 4.0;
 
 /// The search player's mixed strategy for `color` and the pick drawn from it.
 pub fn search(
@@ -75,6 +123,17 @@ pub fn search(
     color: Color,
     think: &mut Think<'_>,
     memory: Option<&mut ai::shell::Memory>,
+) -> Result<ai::shell::Outcome, Refusal> {
+    search_predicted(position, color, think, memory, None)
+}
+
+/// [`search`] answering the opponent's `prediction` when there is one.
+fn search_predicted(
+    position: &Position,
+    color: Color,
+    think: &mut Think<'_>,
+    memory: Option<&mut ai::shell::Memory>,
+    prediction: Option<Prediction>,
 ) -> Result<ai::shell::Outcome, Refusal> {
     if position.status().is_over() {
         return Err("the game is over".into());
@@ -100,6 +159,7 @@ pub fn search(
         open_threshold: f64::from(options.shell_open_threshold) / 100.0,
         threat_search: options.shell_threats,
         eval: options.shell_eval,
+        prediction,
         ..Settings::default()
     };
     let mut fresh = ai::shell::Memory::default();
