@@ -89,7 +89,7 @@ pub fn choose(
 }
 
 /// The opponent model's prediction of `opponent`'s pick, its tactician given a
-/// [`MODEL_SHARE`] of the move's time.
+/// [`MODEL_SHARE`] of the move's time, or [`MODEL_NODES`] without a clock.
 fn predict(
     position: &Position,
     opponent: Color,
@@ -98,10 +98,15 @@ fn predict(
 ) -> Option<Prediction> {
     let mut limits = think.limits;
     let now = Instant::now();
-    limits.deadline = Some(match limits.deadline {
-        Some(deadline) => now + deadline.saturating_duration_since(now).div_f64(MODEL_SHARE),
-        None => now + DEFAULT_TIME.div_f64(MODEL_SHARE),
-    });
+    match limits.deadline {
+        Some(deadline) => {
+            limits.deadline =
+                Some(now + deadline.saturating_duration_since(now).div_f64(MODEL_SHARE));
+        }
+        // Without a clock the pick is reproducible from the seed: the tactician's
+        // work is counted in nodes, not time.
+        None => limits.nodes = Some(MODEL_NODES),
+    }
     let prediction = model.predict(position, opponent, &limits);
     if let Some(p) = prediction {
         log::info!(
@@ -116,6 +121,9 @@ fn predict(
 
 /// The model's tactician may take the move's time divided by this.
 const MODEL_SHARE: f64 = 4.0;
+/// The model's tactician's nodes when no clock bounds the move (some 60 ms here; a
+/// tactician search of a middle-game turn takes a few hundred, one in ten over 20,000).
+const MODEL_NODES: u64 = 10_000;
 
 /// The search player's mixed strategy for `color` and the pick drawn from it.
 pub fn search(

@@ -219,3 +219,55 @@ fn shell_eval_takes_a_leaf_value_and_refuses_others() {
     assert_eq!(session.options, options);
     let _ = color;
 }
+
+/// Plays `turns` turns in which white picks as the threat-builder `windows` and
+/// black as the session's `genmove black` says; stops when the game ends.
+fn against_windows(session: &mut Session, turns: usize) {
+    for _ in 0..turns {
+        let Game::Shell(position) = session.game().clone() else {
+            panic!("not the Shell");
+        };
+        if position.status().is_over() {
+            return;
+        }
+        let black = ok(session, "genmove black");
+        let white = crate::ai::shell::windows::pick(&position, Color::White).expect("a cell");
+        ok(session, &format!("resolve_turn {black} {white}"));
+    }
+}
+
+#[test]
+fn the_opponent_model_learns_a_threat_builder_and_outlives_the_game() {
+    let (mut session, _) = started(GameKind::Shell, "default");
+    against_windows(&mut session, 12);
+    let (style, confidence) = session.opponent.best();
+    assert_eq!(crate::ai::shell::model::style_name(style), "windows");
+    assert!(confidence >= crate::ai::shell::model::ACT, "{confidence}");
+    let model = session.opponent;
+    ok(&mut session, "clear_board");
+    ok(&mut session, "set_game shell");
+    assert_eq!(session.opponent, model, "the table's opponent is the same");
+    // A refused turn scores nothing.
+    let before = session.clone();
+    assert!(ask(&mut session, "resolve_turn e5 j9").is_err());
+    assert_eq!(session, before);
+    ok(&mut session, "set_game othello");
+    assert_eq!(session.opponent.turns(), 0.0, "another game, another model");
+}
+
+#[test]
+fn shell_model_off_predicts_nothing() {
+    let (mut session, _) = started(GameKind::Shell, "default");
+    assert!(session.options.shell_model);
+    ok(&mut session, "set_option shell_model off");
+    assert!(!session.options.shell_model);
+    let options = session.options.clone();
+    assert!(ask(&mut session, "set_option shell_model maybe").is_err());
+    assert_eq!(session.options, options);
+    against_windows(&mut session, 12);
+    assert_eq!(
+        session.opponent.turns(),
+        0.0,
+        "no prediction was made to score"
+    );
+}
