@@ -246,10 +246,20 @@ fn the_exploiter_bench_plays_the_opponents_it_is_given() {
     let stdout = text(&output.stdout);
     assert!(output.status.success(), "{stdout}");
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 2, "{stdout}");
+    assert_eq!(lines.len(), 6, "{stdout}");
     assert!(lines[0].contains("--exploit-depth 2 "), "{stdout}");
+    // One line per game as it ends (in whatever order the threads finish them).
+    let mut games: Vec<&str> = lines[1..5].to_vec();
+    games.sort_unstable();
+    for (n, line) in games.iter().enumerate() {
+        assert!(
+            line.starts_with(&format!("game {n} exploiter ")),
+            "{stdout}"
+        );
+        assert!(line.ends_with("vs windows: win"), "{stdout}");
+    }
     assert!(
-        lines[1].starts_with("exploiter vs windows 4 games: 4 wins 0 draws 0 losses"),
+        lines[5].starts_with("exploiter vs windows 4 games: 4 wins 0 draws 0 losses"),
         "{stdout}"
     );
 }

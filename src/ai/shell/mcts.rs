@@ -740,23 +740,27 @@ impl Tree {
 
     /// The root's joint choice with the opponent's replaced by the predicted cell
     /// with the prediction's probability ([`Tree::predicted`]), and the probability
-    /// each side's choice then had.
+    /// each side's choice then had (for the predicted cell, at least the
+    /// prediction's: its regret-matched share is not known when another cell was
+    /// drawn). Only the opponent's root regrets use it.
     fn predicted_at_root(&mut self, choice: [u8; 2], prob: [f64; 2]) -> ([u8; 2], [f64; 2]) {
         let Some((side, index, q)) = self.predicted else {
             return (choice, prob);
         };
         let (mut choice, mut prob) = (choice, prob);
         if let (Some(c), Some(p)) = (choice.get_mut(side), prob.get_mut(side)) {
+            let drawn = (*c, *p);
             if self.rng.unit() < q {
                 *c = index;
-                *p = q;
+            }
+            *p = if *c != index {
+                (1.0 - q) * drawn.1
+            } else if drawn.0 == index {
+                q + (1.0 - q) * drawn.1
             } else {
-                *p *= 1.0 - q;
+                q
             }
-            if *c == index {
-                *p = p.max(q);
-            }
-            *p = p.max(f64::MIN_POSITIVE);
+            .max(f64::MIN_POSITIVE);
         }
         (choice, prob)
     }

@@ -15,6 +15,7 @@
 //! The model lives as long as the table: it is kept across games against the same
 //! opponent, so that a match's later games start with what the earlier ones showed.
 
+use super::candidates::Tactics;
 use super::tactician;
 use super::windows::{FAMILY, pick_styled};
 use crate::ai::Limits;
@@ -181,8 +182,8 @@ impl Model {
     }
 
     /// Predicts `color`'s pick in `position` with every style (kept to be scored by
-    /// [`Model::observe`]) and answers the best style's, when its confidence reaches
-    /// [`ACT`].
+    /// [`Model::observe`] when no colour can win at once there) and answers the best
+    /// style's, when its confidence reaches [`ACT`].
     pub fn predict(
         &mut self,
         position: &Position,
@@ -193,7 +194,10 @@ impl Model {
             return None;
         }
         let picks = style_picks(position, color, self.known, limits);
-        self.pending = Some((*position, color, picks));
+        // Where a colour can win at once every sensible player takes or blocks the
+        // cell, and a mixing player's pick there says nothing of its style: only
+        // quiet turns are scored.
+        self.pending = (!Tactics::of(position).is_sharp()).then_some((*position, color, picks));
         let (style, confidence) = self.best();
         let cell = picks.get(style).copied().flatten()?;
         (confidence >= ACT).then_some(Prediction { cell, confidence })
@@ -203,7 +207,22 @@ impl Model {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::shell::testing::four_and_open_three;
+    use crate::ai::shell::testing::{four_and_open_three, position};
+
+    /// A quiet middle game: neither colour can win at once.
+    fn quiet() -> Position {
+        position(
+            &[
+                ("e5", 'X'),
+                ("f5", 'X'),
+                ("e6", 'X'),
+                ("d4", 'O'),
+                ("e4", 'O'),
+                ("f6", 'O'),
+            ],
+            "-",
+        )
+    }
 
     fn opening(seed: u64) -> Position {
         let mut position = Position::new();
@@ -268,7 +287,7 @@ mod tests {
         // A table's opponent played windows for 40 turns, then another plays: two
         // picks windows does not make and the model no longer acts.
         let mut model = Model::default();
-        let position = four_and_open_three();
+        let position = quiet();
         let empty: Vec<Cell> = position.empty_cells().iter().collect();
         for _ in 0..40 {
             let picks = style_picks(&position, Color::White, ALL_STYLES, &Limits::depth(0));
@@ -326,7 +345,17 @@ mod tests {
 
     #[test]
     fn only_the_predicted_position_and_colour_are_scored() {
-        let position = four_and_open_three();
+        let sharp = four_and_open_three();
+        let mut model = Model::default();
+        let _ = model.predict(&sharp, Color::White, &Limits::depth(0));
+        let block = crate::ai::shell::windows::pick(&sharp, Color::White).expect("a cell");
+        model.observe(&sharp, Color::White, block);
+        assert_eq!(
+            model.turns(),
+            0.0,
+            "a turn where a colour can win is not scored"
+        );
+        let position = quiet();
         let mut model = Model::default();
         let _ = model.predict(&position, Color::White, &Limits::depth(0));
         let cell = position.empty_cells().iter().next().expect("an empty cell");

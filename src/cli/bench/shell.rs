@@ -159,6 +159,11 @@ pub struct ShellArgs {
     /// Exploiter games played at once, each on its own thread (shell).
     #[arg(long, default_value_t = 1)]
     pub(super) exploit_jobs: u32,
+    /// The exploiter's first game number (shell): `--exploit N --exploit-from K`
+    /// plays games K to K + N − 1 of the seeded series, so a long match can be run
+    /// in parts.
+    #[arg(long, default_value_t = 0)]
+    pub(super) exploit_from: u32,
     /// Measure only the exploitability of the search's played root strategy on a
     /// fixed set of endgames solved exactly (shell): at the player's budget
     /// (`--movetime`/`--iterations`), then at fixed iterations for both selections.

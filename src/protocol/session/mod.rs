@@ -154,6 +154,9 @@ pub struct Session {
     /// What the Shell: the model of the opponent's picks at this table (kept across
     /// its games, made afresh when `set_game` changes the game).
     opponent: ai::shell::model::Model,
+    /// What the Shell: the opponent model as it was before each turn it scored, with
+    /// the length `history` had once that turn was pushed, so `undo` unscores it.
+    unscored: Vec<(usize, ai::shell::model::Model)>,
 }
 
 impl Session {
@@ -182,6 +185,7 @@ impl Session {
             tables: Tables::default(),
             styles: Default::default(),
             opponent: ai::shell::model::Model::default(),
+            unscored: Vec::new(),
         };
         session.prepare_tables();
         session
@@ -370,7 +374,7 @@ impl Session {
             self.opponent = ai::shell::model::Model::default();
         }
         self.game = Game::new(kind);
-        self.history.clear();
+        self.forget_history();
         self.prepare_tables();
         Ok(String::new())
     }
@@ -386,7 +390,7 @@ impl Session {
             }
             other => Game::new(other.kind()),
         };
-        self.history.clear();
+        self.forget_history();
         Ok(String::new())
     }
 
@@ -413,7 +417,7 @@ impl Session {
             Game::Shell(_) => Game::Shell(shell::set_position(text)?),
             Game::Battleship(_) => Game::Battleship(Box::new(battleship::set_position(text)?)),
         };
-        self.history.clear();
+        self.forget_history();
         Ok(String::new())
     }
 
@@ -453,9 +457,21 @@ impl Session {
     }
 
     fn undo(&mut self) -> Answer {
+        let depth = self.history.len();
         let previous = self.history.pop().ok_or("cannot undo")?;
         self.game = previous;
+        if self.unscored.last().is_some_and(|(at, _)| *at == depth) {
+            if let Some((_, model)) = self.unscored.pop() {
+                self.opponent = model;
+            }
+        }
         Ok(String::new())
+    }
+
+    /// Forgets every move there was to undo.
+    fn forget_history(&mut self) {
+        self.history.clear();
+        self.unscored.clear();
     }
 
     fn final_score(&self) -> String {
@@ -525,7 +541,11 @@ impl Session {
             _ => return Err(self.not_in_this_game(command)),
         };
         if let Game::Shell(position) = &before {
+            let model = self.opponent;
             shell::observe(&mut self.opponent, position, black, white);
+            if self.opponent != model {
+                self.unscored.push((self.history.len() + 1, model));
+            }
         }
         self.history.push(before);
         Ok(answer)
@@ -560,7 +580,7 @@ impl Session {
                 }
             }
         }
-        self.history.clear();
+        self.forget_history();
         Ok(answer)
     }
 

@@ -59,7 +59,7 @@ fn replay(start: &Position, moves: &[Move]) -> Result<Vec<Position>, Refusal> {
 /// Sets the session to `start` followed by the `steps`, each step an undo point.
 fn install(session: &mut Session, start: Option<Position>, steps: Vec<Position>) {
     if let Some(start) = start {
-        session.history.clear();
+        session.forget_history();
         session.game = Game::Othello(start);
     }
     for position in steps {

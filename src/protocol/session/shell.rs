@@ -89,7 +89,8 @@ pub fn choose(
 }
 
 /// The opponent model's prediction of `opponent`'s pick, its tactician given a
-/// [`MODEL_SHARE`] of the move's time, or [`MODEL_NODES`] without a clock.
+/// [`MODEL_SHARE`] of the move's time, and [`MODEL_NODES`] when no clock bounds the
+/// move or `iterations` does.
 fn predict(
     position: &Position,
     opponent: Color,
@@ -98,14 +99,13 @@ fn predict(
 ) -> Option<Prediction> {
     let mut limits = think.limits;
     let now = Instant::now();
-    match limits.deadline {
-        Some(deadline) => {
-            limits.deadline =
-                Some(now + deadline.saturating_duration_since(now).div_f64(MODEL_SHARE));
-        }
-        // Without a clock the pick is reproducible from the seed: the tactician's
-        // work is counted in nodes, not time.
-        None => limits.nodes = Some(MODEL_NODES),
+    if let Some(deadline) = limits.deadline {
+        limits.deadline = Some(now + deadline.saturating_duration_since(now).div_f64(MODEL_SHARE));
+    }
+    // Without a clock, or with the search bounded by iterations, the pick is
+    // reproducible from the seed: the tactician's work is counted in nodes too.
+    if limits.deadline.is_none() || think.options.iterations > 0 {
+        limits.nodes = Some(MODEL_NODES);
     }
     let prediction = model.predict(position, opponent, &limits);
     if let Some(p) = prediction {

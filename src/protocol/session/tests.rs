@@ -256,6 +256,35 @@ fn the_opponent_model_learns_a_threat_builder_and_outlives_the_game() {
 }
 
 #[test]
+fn undo_unscores_the_turns_the_opponent_model_scored() {
+    let (mut session, _) = started(GameKind::Shell, "default");
+    let mut models = vec![session.opponent];
+    for _ in 0..8 {
+        against_windows(&mut session, 1);
+        models.push(session.opponent);
+    }
+    assert!(session.opponent.turns() > 0.0, "the turns were scored");
+    // Each undo takes back one turn and what the model learnt from it (the model
+    // after a turn's `genmove` holds the prediction that turn scored, so an undo
+    // comes back to the model of the turn before it, or to one with that
+    // prediction still pending).
+    for expected in models.iter().rev().skip(1) {
+        ok(&mut session, "undo");
+        assert_eq!(session.opponent.turns(), expected.turns());
+        assert_eq!(session.opponent.confidences(), expected.confidences());
+    }
+    assert!(ask(&mut session, "undo").is_err());
+    assert_eq!(session.opponent.turns(), 0.0, "nothing learnt is left");
+    // A table's next game keeps what was learnt, and its moves cannot be undone
+    // into the game before.
+    against_windows(&mut session, 3);
+    let model = session.opponent;
+    ok(&mut session, "clear_board");
+    assert!(ask(&mut session, "undo").is_err());
+    assert_eq!(session.opponent, model);
+}
+
+#[test]
 fn shell_model_off_predicts_nothing() {
     let (mut session, _) = started(GameKind::Shell, "default");
     assert!(session.options.shell_model);
