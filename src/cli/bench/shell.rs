@@ -692,11 +692,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
         settings.threshold,
         settings.open_threshold,
         args.opening_turns,
-        if args.model {
-            format!(" --model --model-without {}", args.model_without.join(","))
-        } else {
-            String::new()
-        },
+        model_flags(args),
         args.seed
     );
     playout_speed("uniform", args.playouts, args.seed, playout::uniform);
@@ -759,4 +755,14 @@ pub fn run(args: &ShellArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The `--model` flags of the command line a bench prints: none without the model,
+/// and `--model-without` only when it names styles.
+pub(super) fn model_flags(args: &ShellArgs) -> String {
+    match (args.model, args.model_without.is_empty()) {
+        (false, _) => String::new(),
+        (true, true) => " --model".to_string(),
+        (true, false) => format!(" --model --model-without {}", args.model_without.join(",")),
+    }
 }
