@@ -263,3 +263,41 @@ fn the_exploiter_bench_plays_the_opponents_it_is_given() {
         "{stdout}"
     );
 }
+
+/// A bench's report read by a reader that stops after its first line (as `| head -1`
+/// does) ends the bench quietly: no panic on the closed pipe, nothing on stderr.
+#[test]
+fn a_bench_piped_into_a_reader_that_stops_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args([
+            "bench",
+            "shell",
+            "--exploit",
+            "40",
+            "--exploit-against",
+            "windows",
+            "--exploit-depth",
+            "1",
+            "--iterations",
+            "500",
+            "--movetime",
+            "0",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tabula binary starts");
+    let mut first = String::new();
+    let stdout = child.stdout.take().expect("piped stdout");
+    BufReader::new(stdout)
+        .read_line(&mut first)
+        .expect("the first line");
+    // The reader closes the pipe while the games still run.
+    assert!(first.starts_with("command: tabula bench shell"), "{first}");
+    let output = child.wait_with_output().expect("the bench ends");
+    let stderr = text(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}

@@ -160,6 +160,13 @@ pub struct Settings {
     /// probability (and its own regret-matched strategy otherwise), so the searching
     /// colour's average strategy there learns the answer to that mix.
     pub prediction: Option<Prediction>,
+    /// The open board's cut ([`Settings::open_threshold`]) is kept for the turns an
+    /// opponent model predicts the opponent, and the other turns are played at
+    /// [`Settings::threshold`] (off by default; `bench shell --open-cut-predicted`).
+    /// The cut pays against deterministic players, which the model names; against a
+    /// player it cannot name, an almost pure pick on the open board is what a
+    /// look-ahead exploiter punishes (docs/shell-player.md).
+    pub modelled: bool,
 }
 
 /// How the search values a new leaf.
@@ -237,6 +244,7 @@ impl Default for Settings {
             contempt: 0.0,
             open_empty: OPEN_EMPTY,
             prediction: None,
+            modelled: false,
         }
     }
 }
@@ -1114,7 +1122,8 @@ fn purified(weights: &[(Cell, f64)], threshold: f64) -> Vec<(Cell, f64)> {
 /// `position`: [`Settings::open_threshold`] on an open board (more than
 /// [`Settings::open_empty`] empty cells) when it is the larger, else [`Settings::threshold`].
 fn final_threshold(position: &Position, settings: &Settings) -> f64 {
-    if position.empty_cells().len() > settings.open_empty {
+    let unpredicted = settings.modelled && settings.prediction.is_none();
+    if !unpredicted && position.empty_cells().len() > settings.open_empty {
         settings.threshold.max(settings.open_threshold)
     } else {
         settings.threshold
@@ -1712,6 +1721,21 @@ mod tests {
         };
         assert!((final_threshold(&p, &open) - OPEN_THRESHOLD).abs() < 1e-12);
         assert!((final_threshold(&p, &mixed) - THRESHOLD).abs() < 1e-12);
+        // With an opponent model beside the search the open board's cut is kept for
+        // the turns it predicts the opponent.
+        let modelled = Settings {
+            modelled: true,
+            ..open
+        };
+        assert!((final_threshold(&p, &modelled) - THRESHOLD).abs() < 1e-12);
+        let predicted = Settings {
+            prediction: Some(Prediction {
+                cell: cell("e6"),
+                confidence: 0.9,
+            }),
+            ..modelled
+        };
+        assert!((final_threshold(&p, &predicted) - OPEN_THRESHOLD).abs() < 1e-12);
         let mut small_shares = 0;
         for seed in 0..4 {
             let limits = Limits::depth(1);

@@ -146,6 +146,9 @@ enum What {
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
+    if !matches!(args.what, What::Clock | What::Serve) {
+        end_quietly_on_a_closed_pipe();
+    }
     match args.what {
         What::Othello => othello::run(&othello::Plan {
             perft: args.perft,
@@ -226,4 +229,18 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 fn parse_quick_model(name: &str) -> Result<tabula::ai::battleship::quick::Model, String> {
     tabula::ai::battleship::quick::Model::from_name(name)
         .ok_or_else(|| format!("unknown model {name:?} (models: alone, room)"))
+}
+
+/// A report piped into `head` ends the bench as it ends `cat`: quietly, when the
+/// reader closes the pipe. Rust starts programs with SIGPIPE ignored, and `println!`
+/// then panics on the closed pipe instead. Only for the benches that write their
+/// report alone: `clock` and `serve` drive child engines and sockets, whose closed
+/// pipes they handle as errors.
+fn end_quietly_on_a_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: `signal` with the default disposition and a valid signal number has
+    // no memory effects; it runs before the bench starts any thread.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }

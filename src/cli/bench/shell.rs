@@ -196,6 +196,10 @@ pub struct ShellArgs {
     /// tactician), to measure it against a player it has no style for (shell).
     #[arg(long, value_delimiter = ',')]
     pub(super) model_without: Vec<String>,
+    /// With `--model`, the open board's cut only on the turns the model predicts the
+    /// opponent; the other turns at `--threshold` (shell; `Settings::modelled`).
+    #[arg(long)]
+    pub(super) open_cut_predicted: bool,
     /// Seed of every random choice: the bench's `--seed`.
     #[arg(skip)]
     pub seed: u64,
@@ -301,6 +305,7 @@ fn settings(args: &ShellArgs) -> Result<Settings> {
         } else {
             defaults.exploration
         },
+        modelled: args.model && args.open_cut_predicted,
         ..defaults
     })
 }
@@ -760,9 +765,14 @@ pub fn run(args: &ShellArgs) -> Result<()> {
 /// The `--model` flags of the command line a bench prints: none without the model,
 /// and `--model-without` only when it names styles.
 pub(super) fn model_flags(args: &ShellArgs) -> String {
-    match (args.model, args.model_without.is_empty()) {
+    let flags = match (args.model, args.model_without.is_empty()) {
         (false, _) => String::new(),
         (true, true) => " --model".to_string(),
         (true, false) => format!(" --model --model-without {}", args.model_without.join(",")),
+    };
+    if args.model && args.open_cut_predicted {
+        flags + " --open-cut-predicted"
+    } else {
+        flags
     }
 }
