@@ -169,6 +169,22 @@ pub struct Settings {
     pub modelled: bool,
 }
 
+/// The probability the opponent's root choice `chosen` had when the predicted cell
+/// `predicted` replaces its regret-matched draw (`drawn`, of probability `p`) with
+/// probability `q`: (1 − q)·p for another cell, q + (1 − q)·p for the predicted cell
+/// drawn on its own, and at least q when the prediction replaced another cell (the
+/// predicted cell's own regret-matched share is not known then).
+fn predicted_probability(chosen: u8, drawn: u8, p: f64, predicted: u8, q: f64) -> f64 {
+    if chosen != predicted {
+        (1.0 - q) * p
+    } else if drawn == predicted {
+        q + (1.0 - q) * p
+    } else {
+        q
+    }
+    .max(f64::MIN_POSITIVE)
+}
+
 /// How the search values a new leaf.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Eval {
@@ -757,18 +773,11 @@ impl Tree {
         };
         let (mut choice, mut prob) = (choice, prob);
         if let (Some(c), Some(p)) = (choice.get_mut(side), prob.get_mut(side)) {
-            let drawn = (*c, *p);
+            let drawn = *c;
             if self.rng.unit() < q {
                 *c = index;
             }
-            *p = if *c != index {
-                (1.0 - q) * drawn.1
-            } else if drawn.0 == index {
-                q + (1.0 - q) * drawn.1
-            } else {
-                q
-            }
-            .max(f64::MIN_POSITIVE);
+            *p = predicted_probability(*c, drawn, *p, index, q);
         }
         (choice, prob)
     }
@@ -1767,6 +1776,19 @@ mod tests {
         };
         assert_eq!(late.empty_cells().len(), 19);
         assert!((final_threshold(&late, &lowered) - OPEN_THRESHOLD).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_predicted_choice_weighs_the_prediction_and_the_regret_matched_draw() {
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        // Another cell drawn and kept: only the draw's share of the time.
+        assert!(close(predicted_probability(3, 3, 0.5, 7, 0.6), 0.2));
+        // The predicted cell drawn on its own: the prediction or the draw.
+        assert!(close(predicted_probability(7, 7, 0.5, 7, 0.6), 0.8));
+        // The prediction replaced another cell's draw.
+        assert!(close(predicted_probability(7, 3, 0.5, 7, 0.6), 0.6));
+        // Never zero: the regrets divide by it.
+        assert!(predicted_probability(3, 3, 0.0, 7, 0.6) > 0.0);
     }
 
     #[test]

@@ -460,10 +460,11 @@ impl Session {
         let depth = self.history.len();
         let previous = self.history.pop().ok_or("cannot undo")?;
         self.game = previous;
-        if self.unscored.last().is_some_and(|(at, _)| *at == depth) {
-            if let Some((_, model)) = self.unscored.pop() {
-                self.opponent = model;
-            }
+        if let Some(&(at, model)) = self.unscored.last()
+            && at == depth
+        {
+            self.opponent = model;
+            self.unscored.pop();
         }
         Ok(String::new())
     }
