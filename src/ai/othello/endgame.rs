@@ -9,7 +9,7 @@
 //!   move, then fastest-first (fewest replies for the opponent,
 //!   corners counted twice), potential mobility and parity (up to
 //!   `MOBILITY_KEY_EMPTIES`: the replies, parity and corners only), plus the evaluation
-//!   (the learned patterns, [`evaluate`]; from `ORDER_EVAL_EMPTIES`) or a 2–4 ply
+//!   (the learned patterns, [`evaluate_with`]; from `ORDER_EVAL_EMPTIES`) or a 2–4 ply
 //!   search of it (`ORDER_SEARCH_EMPTIES`) far from the end; a stability cut-off
 //!   that bounds the score by the opponent's stable discs; a transposition table
 //!   from `TT_EMPTIES` empties on, with enhanced transposition cut-offs (children
@@ -28,7 +28,7 @@
 //! (checked every few thousand interior nodes) sets `aborted`; the scores returned
 //! after that are meaningless and callers must check it.
 
-use super::eval::{DISC, evaluate};
+use super::eval::{DISC, evaluate_with};
 use super::ordering::{Candidate, EMPTY_LIST, MoveList, insert, list_at};
 use super::tt::{NO_MOVE, Table};
 use crate::ai::Limits;
@@ -496,10 +496,10 @@ macro_rules! search_functions {
             nodes: &mut u64,
         ) -> i32 {
             *nodes += 1;
-            if depth == 0 {
-                return evaluate(board);
-            }
             let legal = moves(board.player, board.opponent);
+            if depth == 0 {
+                return evaluate_with(board, legal, moves(board.opponent, board.player));
+            }
             if legal == 0 {
                 let passed = board.passed();
                 if moves(passed.player, passed.opponent) == 0 {
@@ -605,7 +605,8 @@ macro_rules! search_functions {
                     least = least.min(value);
                     order_key(&next, replies, square, odd) + value / 2
                 } else {
-                    order_key(&next, replies, square, odd) + evaluate(&next) / 2
+                    let theirs = moves(next.opponent, next.player);
+                    order_key(&next, replies, square, odd) + evaluate_with(&next, replies, theirs) / 2
                 };
                 insert(list, count, Candidate { square, next, key, replies });
                 count += 1;

@@ -78,6 +78,18 @@ pub fn evaluate(board: &Board) -> i32 {
 }
 
 /// The hand-tuned evaluation, in [`DISC`] units (see the module notes).
+/// [`evaluate`] with the legal moves of the side to move (`mine`) and of its
+/// opponent (`theirs`) given, for the pattern evaluation (the hand-tuned one
+/// computes its own).
+#[inline(always)]
+#[must_use]
+pub fn evaluate_with(board: &Board, mine: u64, theirs: u64) -> i32 {
+    match super::pattern::trained() {
+        Some(weights) => weights.evaluate_with(board, mine, theirs),
+        None => hand_tuned(board),
+    }
+}
+
 #[must_use]
 pub fn hand_tuned(board: &Board) -> i32 {
     let (me, them) = (board.player, board.opponent);

@@ -359,6 +359,37 @@ fn block(x: u64) -> usize {
     ((x & 0x1f) | ((x >> 3) & 0x3e0)) as usize
 }
 
+/// Calls `put(kind, my bits, their bits)` for the 18 diagonals of [`DIAGONALS`],
+/// in its order: one call per diagonal with a constant index, so that each inlines
+/// with its mask and column as constants (a loop over the table kept them in
+/// memory).
+#[inline(always)]
+fn diagonals(me: u64, them: u64, put: &mut impl FnMut(usize, usize, usize)) {
+    let mut diagonal_at = |i: usize| {
+        let (mask, first) = DIAGONALS[i];
+        let kind = if i < 2 { 3 } else { 4 + (i - 2) / 4 };
+        put(kind, diagonal(me, mask, first), diagonal(them, mask, first));
+    };
+    diagonal_at(0);
+    diagonal_at(1);
+    diagonal_at(2);
+    diagonal_at(3);
+    diagonal_at(4);
+    diagonal_at(5);
+    diagonal_at(6);
+    diagonal_at(7);
+    diagonal_at(8);
+    diagonal_at(9);
+    diagonal_at(10);
+    diagonal_at(11);
+    diagonal_at(12);
+    diagonal_at(13);
+    diagonal_at(14);
+    diagonal_at(15);
+    diagonal_at(16);
+    diagonal_at(17);
+}
+
 /// Calls `put(kind, configuration)` for each of the 46 pattern instances of
 /// `board`, in the order of [`Features::index`].
 #[inline(always)]
@@ -380,14 +411,7 @@ fn visit(board: &Board, mut put: impl FnMut(usize, usize)) {
             }
         }
     }
-    for (i, &(mask, first)) in DIAGONALS.iter().enumerate() {
-        let kind = if i < 2 { 3 } else { 4 + (i - 2) / 4 };
-        put(
-            kind,
-            diagonal(me[0], mask, first),
-            diagonal(them[0], mask, first),
-        );
-    }
+    diagonals(me[0], them[0], &mut put);
     for image in [0, 2, 4, 6] {
         put(8, edge(me[image]), edge(them[image]));
     }
@@ -399,15 +423,72 @@ fn visit(board: &Board, mut put: impl FnMut(usize, usize)) {
     }
 }
 
+/// The same `(kind, configuration)` pairs as [`visit`], in another order: image by
+/// image, each image of the two sides made when its patterns are read and dropped
+/// after, so that the evaluation keeps two bitboards live instead of sixteen (with
+/// all sixteen, most of its instructions were register spills). For sums only:
+/// [`Features::of`] needs [`visit`]'s order.
+#[inline(always)]
+fn visit_by_image(board: &Board, mut put: impl FnMut(usize, usize)) {
+    let mut put = |kind: usize, my: usize, their: usize| {
+        put(kind, TERNARY[my] as usize + 2 * TERNARY[their] as usize);
+    };
+    let mut rows = |me: u64, them: u64| {
+        for (kind, row) in [(0usize, 1u32), (1, 2), (2, 3)] {
+            for r in [row, 7 - row] {
+                put(
+                    kind,
+                    ((me >> (8 * r)) & 0xff) as usize,
+                    ((them >> (8 * r)) & 0xff) as usize,
+                );
+            }
+        }
+    };
+    let (me, them) = (board.player, board.opponent);
+    let (me_t, them_t) = (transpose(me), transpose(them));
+    rows(me, them);
+    rows(me_t, them_t);
+    diagonals(me, them, &mut put);
+    // Images 0 to 3 (identity, mirrored, upside down, both), then 4 to 7 (the
+    // same of the transposed board); as in `visit`, the edges read the images 0,
+    // 2, 4 and 6, the corners 0 to 3 and the blocks all eight.
+    for (x, y, transposed) in [(me, them, false), (me_t, them_t, true)] {
+        let (xv, yv) = (flip_vertical(x), flip_vertical(y));
+        put(8, edge(x), edge(y));
+        put(8, edge(xv), edge(yv));
+        put(10, block(x), block(y));
+        put(10, block(xv), block(yv));
+        if !transposed {
+            put(9, corner(x), corner(y));
+            put(9, corner(xv), corner(yv));
+        }
+        let (xh, yh) = (flip_horizontal(x), flip_horizontal(y));
+        let (xvh, yvh) = (flip_vertical(xh), flip_vertical(yh));
+        put(10, block(xh), block(yh));
+        put(10, block(xvh), block(yvh));
+        if !transposed {
+            put(9, corner(xh), corner(yh));
+            put(9, corner(xvh), corner(yvh));
+        }
+    }
+}
+
 /// The scalar features of `board`: the offsets within their tables of the
 /// mobilities, the potential mobilities (empties next to the other side's discs:
 /// room to move later) and the parity, in the order of [`Features::index`].
 #[inline(always)]
 fn scalars(board: &Board) -> [u32; 5] {
+    scalars_with(board, board.moves(), board.passed().moves())
+}
+
+/// [`scalars`] with the legal moves of the side to move (`mine`) and of its
+/// opponent (`theirs`) given.
+#[inline(always)]
+fn scalars_with(board: &Board, mine: u64, theirs: u64) -> [u32; 5] {
     let empty = board.empty();
     [
-        board.moves().count_ones().min(MOBILITY_MAX),
-        board.passed().moves().count_ones().min(MOBILITY_MAX),
+        mine.count_ones().min(MOBILITY_MAX),
+        theirs.count_ones().min(MOBILITY_MAX),
         crate::games::othello::properties::frontier(board.opponent, empty)
             .count_ones()
             .min(POTENTIAL_MAX),
@@ -446,9 +527,9 @@ impl Features {
 /// the raw configuration (no folding map to go through), then the scalar tables as
 /// in [`Weights`]. Gives exactly [`Weights::evaluate`].
 pub struct Evaluator {
-    table: Vec<i16>,
-    /// Entries per phase.
-    size: usize,
+    /// [`PHASES`] tables of [`PHASE_STRIDE`] entries, each padded with zeros past
+    /// its weights.
+    table: Vec<[i16; PHASE_STRIDE]>,
     /// Where the tables of the values of [`scalars`] start within a phase, in its
     /// order, then the bias.
     scalar_starts: [usize; 6],
@@ -467,6 +548,10 @@ const UNFOLDED: ([usize; 11], usize) = {
     (starts, at)
 };
 
+/// The entries of one phase of an [`Evaluator`]: a power of two above its weights,
+/// so that an index masked by `PHASE_STRIDE - 1` needs no bounds check.
+const PHASE_STRIDE: usize = 1 << 18;
+
 impl Evaluator {
     /// The unfolded form of `weights`.
     #[must_use]
@@ -475,16 +560,16 @@ impl Evaluator {
         let folded = weights_per_phase();
         let scalars = folded - layout.mobility_me as usize;
         let size = UNFOLDED.1 + scalars;
-        let mut table = vec![0i16; PHASES * size];
-        for p in 0..PHASES {
+        assert!(size <= PHASE_STRIDE, "the unfolded weights fit a phase");
+        let mut table = vec![[0i16; PHASE_STRIDE]; PHASES];
+        for (p, out) in table.iter_mut().enumerate() {
             let phase_weights = &weights.table[p * folded..(p + 1) * folded];
-            let out = &mut table[p * size..(p + 1) * size];
             for (k, map) in layout.maps.iter().enumerate() {
                 for (raw, &id) in map.iter().enumerate() {
                     out[UNFOLDED.0[k] + raw] = phase_weights[id as usize];
                 }
             }
-            out[UNFOLDED.1..].copy_from_slice(&phase_weights[layout.mobility_me as usize..]);
+            out[UNFOLDED.1..size].copy_from_slice(&phase_weights[layout.mobility_me as usize..]);
         }
         let first = layout.mobility_me as usize;
         let starts = layout
@@ -495,7 +580,6 @@ impl Evaluator {
         scalar_starts[5] = UNFOLDED.1 + layout.bias as usize - first;
         Evaluator {
             table,
-            size,
             scalar_starts,
         }
     }
@@ -505,16 +589,29 @@ impl Evaluator {
     #[inline(always)]
     #[must_use]
     pub fn evaluate(&self, board: &Board) -> i32 {
-        let base = phase(board.empty().count_ones()) * self.size;
-        let table = &self.table[base..base + self.size];
+        self.evaluate_with(board, board.moves(), board.passed().moves())
+    }
+
+    /// [`Evaluator::evaluate`] with the legal moves of the side to move (`mine`)
+    /// and of its opponent (`theirs`) given: a caller that has them, or that
+    /// computes them faster (the solver's vector copies), passes them in.
+    #[inline(always)]
+    #[must_use]
+    pub fn evaluate_with(&self, board: &Board, mine: u64, theirs: u64) -> i32 {
+        // `phase` is below PHASES; the masks keep every index inside the phase
+        // (a valid one is inside it already), so no access is checked.
+        let table = &self.table[phase(board.empty().count_ones()) % PHASES];
+        let at = |index: usize| i32::from(table[index & (PHASE_STRIDE - 1)]);
         let mut sum = 0i32;
-        visit(board, |kind, raw| {
-            sum += i32::from(table[UNFOLDED.0[kind] + raw]);
-        });
-        for (start, value) in self.scalar_starts.into_iter().zip(scalars(board)) {
-            sum += i32::from(table[start + value as usize]);
+        visit_by_image(board, |kind, raw| sum += at(UNFOLDED.0[kind] + raw));
+        for (start, value) in self
+            .scalar_starts
+            .into_iter()
+            .zip(scalars_with(board, mine, theirs))
+        {
+            sum += at(start + value as usize);
         }
-        sum + i32::from(table[self.scalar_starts[5]])
+        sum + at(self.scalar_starts[5])
     }
 }
 
