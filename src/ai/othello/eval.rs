@@ -58,8 +58,17 @@ impl Evaluation {
     #[inline]
     #[must_use]
     pub fn score(self, board: &Board) -> i32 {
+        self.score_with(board, board.moves(), board.passed().moves())
+    }
+
+    /// [`Evaluation::score`] with the legal moves of the side to move (`mine`) and
+    /// of its opponent (`theirs`) given (the hand-tuned evaluation computes its
+    /// own).
+    #[inline(always)]
+    #[must_use]
+    pub fn score_with(self, board: &Board, mine: u64, theirs: u64) -> i32 {
         match (self, super::pattern::trained()) {
-            (Evaluation::Pattern, Some(weights)) => weights.evaluate(board),
+            (Evaluation::Pattern, Some(weights)) => weights.evaluate_with(board, mine, theirs),
             _ => hand_tuned(board),
         }
     }

@@ -13,6 +13,10 @@
 //! interrupt the root answers the best move of the last finished iteration, or a
 //! move of the unfinished one that already proved better. With more than one
 //! thread the principal line is split (the `parallel` submodule).
+//!
+//! The recursion (`pvs`, `ordered`) is compiled once per instruction set
+//! (`search_functions!`, see [`crate::cpu`]); the searcher runs the copy for the
+//! detected one. The copies search the same tree.
 
 use std::sync::Arc;
 
@@ -21,8 +25,8 @@ use super::eval::{DISC, Evaluation};
 use super::ordering::{Candidate, MoveList, insert, list_at};
 use super::tt::{Access, Hit, NO_MOVE, Table};
 use crate::ai::Limits;
+use crate::cpu::{Isa, dispatch, isa_copies};
 use crate::games::othello::Board;
-use crate::games::othello::bitboard::flips;
 use crate::games::othello::properties::final_score;
 
 mod parallel;
@@ -147,6 +151,8 @@ pub struct Searcher<'a> {
     /// Threads at the root.
     threads: u32,
     evaluation: Evaluation,
+    /// The compiled copy of the recursion that runs (see [`crate::cpu`]).
+    isa: Isa,
 }
 
 /// What a node learns before it searches, from `hit` (its table entry, in search
@@ -154,6 +160,19 @@ pub struct Searcher<'a> {
 /// the table's move to try first.
 #[inline]
 fn enter(board: &Board, hit: Option<Hit>, depth: u32, alpha: i32, beta: i32) -> Entered {
+    enter_with(board, hit, depth, alpha, beta, |b| b.moves())
+}
+
+/// [`enter`] with the move generator `moves_of` (a compiled copy passes its own).
+#[inline(always)]
+fn enter_with(
+    board: &Board,
+    hit: Option<Hit>,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    moves_of: impl Fn(&Board) -> u64,
+) -> Entered {
     let mut first = None;
     if let Some(hit) = hit {
         if hit.depth >= depth
@@ -163,12 +182,12 @@ fn enter(board: &Board, hit: Option<Hit>, depth: u32, alpha: i32, beta: i32) -> 
         }
         first = hit.best;
     }
-    let moves = board.moves();
+    let moves = moves_of(board);
     if moves != 0 {
         return Entered::Moves(moves, first);
     }
     let passed = board.passed();
-    if passed.moves() == 0 {
+    if moves_of(&passed) == 0 {
         Entered::Done(final_score(board) * DISC)
     } else {
         Entered::Pass(passed)
@@ -251,7 +270,15 @@ impl<'a> Searcher<'a> {
             lists: Vec::new(),
             threads,
             evaluation: Evaluation::Hand,
+            isa: Isa::detected(),
         }
+    }
+
+    /// The same searcher running the copy of the recursion for `isa` (for tests:
+    /// it must be [`Isa::Portable`] or what [`Isa::detected`] returned).
+    #[cfg(test)]
+    fn on(self, isa: Isa) -> Searcher<'a> {
+        Searcher { isa, ..self }
     }
 
     /// Positions visited so far.
@@ -307,96 +334,16 @@ impl<'a> Searcher<'a> {
         score * DISC
     }
 
-    /// Principal-variation search of `board` to `depth` plies, fail-soft.
-    fn pvs(&mut self, board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-        let empties = board.empty().count_ones();
-        if depth >= empties {
-            return self.exact(board, alpha, beta);
-        }
-        self.nodes += 1;
-        if self.tick() {
-            return 0;
-        }
-        if depth == 0 {
-            return self.evaluation.score(board);
-        }
-        let (moves, first) = match enter(board, self.tt.probe(board), depth, alpha, beta) {
-            Entered::Done(score) => return score,
-            Entered::Pass(passed) => return -self.pvs(&passed, depth, -beta, -alpha),
-            Entered::Moves(moves, first) => (moves, first),
-        };
-        let original_alpha = alpha;
-        let count = self.ordered(board, moves, depth, first);
-        let slot = depth as usize;
-        let mut best = -INFINITY;
-        let mut best_square = NO_MOVE;
-        for i in 0..count {
-            let Candidate { square, next, .. } = self.lists[slot][i];
-            let mut score = if i == 0 {
-                -self.pvs(&next, depth - 1, -beta, -alpha)
-            } else {
-                -self.pvs(&next, depth - 1, -alpha - 1, -alpha)
-            };
-            if i > 0 && score > alpha && score < beta {
-                score = -self.pvs(&next, depth - 1, -beta, -score);
-            }
-            if self.aborted {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_square = square as u8;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.tt
-            .store(board, depth, original_alpha, beta, best, best_square);
-        best
+    /// Principal-variation search of `board` to `depth` plies, fail-soft (the
+    /// copy of the recursion for the detected instruction set).
+    fn pvs(&mut self, board: &Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        dispatch!(self.isa, pvs(self, board, depth, alpha, beta))
     }
 
     /// Sorts the moves of `board` into the list of `depth`, best first, and returns
-    /// their count: the table move, then by a shallow search (depth ≥ 6), the
-    /// evaluation (depth ≥ 3) or fastest-first with square values.
+    /// their count (see the copies' `ordered`).
     fn ordered(&mut self, board: &Board, moves: u64, depth: u32, first: Option<u32>) -> usize {
-        let slot = depth as usize;
-        let mut count = 0;
-        let mut rest = moves;
-        while rest != 0 && count < 32 {
-            let square = rest.trailing_zeros();
-            rest &= rest - 1;
-            let next = board.after(square, flips(board.player, board.opponent, square));
-            // Lower keys first: keys are the opponent's view. The shallow search
-            // uses the lists of smaller depths only.
-            let key = if Some(square) == first {
-                i32::MIN
-            } else if depth >= 6 {
-                self.pvs(&next, depth / 4, -INFINITY, INFINITY)
-            } else if depth >= 3 {
-                evaluate_or_end(&next, self.evaluation)
-            } else {
-                let replies = next.moves();
-                let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-                mobility * 16 - SQUARE_VALUE[square as usize]
-            };
-            // Equal keys keep the square order.
-            insert(
-                list_at(&mut self.lists, slot),
-                count,
-                Candidate {
-                    square,
-                    next,
-                    key,
-                    replies: 0,
-                },
-            );
-            count += 1;
-        }
-        count
+        dispatch!(self.isa, ordered(self, board, moves, depth, first))
     }
 
     /// One pass at the root: every move searched to `depth` with window (`alpha`,
@@ -543,12 +490,145 @@ impl<'a> Searcher<'a> {
     }
 }
 
+/// The recursion of the midgame search, once per instruction set (`$feature`: the
+/// attributes of the copy; see [`crate::cpu`]): the evaluation, move generation
+/// and flips inline into each copy with its features. The copies search the same
+/// tree.
+macro_rules! search_functions {
+    ($isa:ident $(#[$feature:meta])*) => {
+        use crate::games::othello::bitboard::$isa::{flips, moves};
+
+        /// The legal moves of `board` by this copy's generator.
+        $(#[$feature])*
+        #[inline]
+        fn moves_of(board: &Board) -> u64 {
+            moves(board.player, board.opponent)
+        }
+
+            /// Principal-variation search of `board` to `depth` plies, fail-soft.
+            $(#[$feature])*
+            pub(super) fn pvs(
+                    s: &mut Searcher<'_>,
+                    board: &Board,
+                    depth: u32,
+                    mut alpha: i32,
+                    beta: i32,
+                ) -> i32 {
+                let empties = board.empty().count_ones();
+                if depth >= empties {
+                    return s.exact(board, alpha, beta);
+                }
+                s.nodes += 1;
+                if s.tick() {
+                    return 0;
+                }
+                if depth == 0 {
+                    let (mine, theirs) = (moves_of(board), moves_of(&board.passed()));
+                    return s.evaluation.score_with(board, mine, theirs);
+                }
+                let (moves, first) = match enter_with(board, s.tt.probe(board), depth, alpha, beta, |b| moves_of(b)) {
+                    Entered::Done(score) => return score,
+                    Entered::Pass(passed) => return -pvs(s, &passed, depth, -beta, -alpha),
+                    Entered::Moves(moves, first) => (moves, first),
+                };
+                let original_alpha = alpha;
+                let count = ordered(s, board, moves, depth, first);
+                let slot = depth as usize;
+                let mut best = -INFINITY;
+                let mut best_square = NO_MOVE;
+                for i in 0..count {
+                    let Candidate { square, next, .. } = s.lists[slot][i];
+                    let mut score = if i == 0 {
+                        -pvs(s, &next, depth - 1, -beta, -alpha)
+                    } else {
+                        -pvs(s, &next, depth - 1, -alpha - 1, -alpha)
+                    };
+                    if i > 0 && score > alpha && score < beta {
+                        score = -pvs(s, &next, depth - 1, -beta, -score);
+                    }
+                    if s.aborted {
+                        return 0;
+                    }
+                    if score > best {
+                        best = score;
+                        best_square = square as u8;
+                        if score > alpha {
+                            alpha = score;
+                            if alpha >= beta {
+                                break;
+                            }
+                        }
+                    }
+                }
+                s.tt
+                    .store(board, depth, original_alpha, beta, best, best_square);
+                best
+            }
+
+            /// Sorts the moves of `board` into the list of `depth`, best first, and returns
+            /// their count: the table move, then by a shallow search (depth ≥ 6), the
+            /// evaluation (depth ≥ 3) or fastest-first with square values.
+            $(#[$feature])*
+            pub(super) fn ordered(
+                    s: &mut Searcher<'_>,
+                    board: &Board,
+                    moves: u64,
+                    depth: u32,
+                    first: Option<u32>,
+                ) -> usize {
+                let slot = depth as usize;
+                let mut count = 0;
+                let mut rest = moves;
+                while rest != 0 && count < 32 {
+                    let square = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let next = board.after(square, flips(board.player, board.opponent, square));
+                    // Lower keys first: keys are the opponent's view. The shallow search
+                    // uses the lists of smaller depths only.
+                    let key = if Some(square) == first {
+                        i32::MIN
+                    } else if depth >= 6 {
+                        pvs(s, &next, depth / 4, -INFINITY, INFINITY)
+                    } else if depth >= 3 {
+                        let (mine, theirs) = (moves_of(&next), moves_of(&next.passed()));
+                        evaluate_or_end_with(&next, s.evaluation, mine, theirs)
+                    } else {
+                        let replies = next.moves();
+                        let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                        mobility * 16 - SQUARE_VALUE[square as usize]
+                    };
+                    // Equal keys keep the square order.
+                    insert(
+                        list_at(&mut s.lists, slot),
+                        count,
+                        Candidate {
+                            square,
+                            next,
+                            key,
+                            replies: 0,
+                        },
+                    );
+                    count += 1;
+                }
+                count
+            }
+    };
+}
+isa_copies!(search_functions);
+
 /// The evaluation, or the exact score of a finished game.
 fn evaluate_or_end(board: &Board, evaluation: Evaluation) -> i32 {
-    if board.moves() == 0 && board.passed().moves() == 0 {
+    evaluate_or_end_with(board, evaluation, board.moves(), board.passed().moves())
+}
+
+/// [`evaluate_or_end`] with the legal moves of the side to move (`mine`) and of
+/// its opponent (`theirs`) given.
+#[inline(always)]
+fn evaluate_or_end_with(board: &Board, evaluation: Evaluation, mine: u64, theirs: u64) -> i32 {
+    if mine == 0 && theirs == 0 {
         final_score(board) * DISC
     } else {
-        evaluation.score(board)
+        evaluation.score_with(board, mine, theirs)
     }
 }
 
@@ -560,7 +640,10 @@ pub fn root_moves(board: &Board) -> Vec<RootMove> {
     while rest != 0 {
         let square = rest.trailing_zeros();
         rest &= rest - 1;
-        let next = board.after(square, flips(board.player, board.opponent, square));
+        let next = board.after(
+            square,
+            crate::games::othello::bitboard::flips(board.player, board.opponent, square),
+        );
         list.push(RootMove {
             square,
             next,
@@ -575,6 +658,7 @@ pub fn root_moves(board: &Board) -> Vec<RootMove> {
 mod tests {
     use super::*;
     use crate::ai::othello::signature;
+    use crate::games::othello::bitboard::flips;
 
     /// A searcher whose tables keep almost nothing, so that what it finds at a depth
     /// is the same whatever it searched before.
@@ -586,6 +670,30 @@ mod tests {
     fn score_of(board: &Board, square: u32, depth: u32) -> i32 {
         let next = board.after(square, flips(board.player, board.opponent, square));
         -bare(Limits::depth(depth)).pvs(&next, depth - 1, -INFINITY, INFINITY)
+    }
+
+    #[test]
+    fn every_instruction_set_searches_the_same_tree() {
+        // Midgame positions, and endgames the search hands to the solver part way.
+        let boards = signature::positions(6)
+            .iter()
+            .chain(&signature::endgames(4, 11))
+            .map(crate::games::othello::Position::board)
+            .collect::<Vec<_>>();
+        for board in boards {
+            let mut results = Vec::new();
+            for isa in Isa::available() {
+                let (tt, end_tt) = (Table::with_buckets(1 << 12), Table::with_buckets(1 << 12));
+                let mut searcher = Searcher::with_tables(Limits::depth(7), tt, end_tt).on(isa);
+                searcher.evaluation = Evaluation::Pattern;
+                let mut moves = root_moves(&board);
+                let best = searcher.iterate(&mut moves, 1..=7);
+                results.push((isa, (best, searcher.nodes)));
+            }
+            for (isa, result) in &results[1..] {
+                assert_eq!(*result, results[0].1, "{isa:?} on {board:?}");
+            }
+        }
     }
 
     #[test]
