@@ -718,7 +718,7 @@ macro_rules! search_functions {
         /// [`nws`] near the end (at most [`MOBILITY_KEY_EMPTIES`] empties, so no
         /// table). The children are made in parity order, odd quadrants first, and
         /// one whose [`mobility_key`] is at most [`EARLY_KEY`] (it leaves the
-        /// opponent one or two replies) is searched at once, before its siblings
+        /// opponent at most two replies) is searched at once, before its siblings
         /// are made: most of these nodes are cut by their first child, and then
         /// the siblings never are. The others are sorted by the key and searched
         /// after. (Made in parity order, the siblings sort as [`sort_into`] sorts

@@ -8,7 +8,7 @@
 //! to the other side's discs), corners, X- and C-squares next to an empty corner,
 //! stable discs, and the parity of the empties. The patterns cost more time per
 //! node and more nodes per depth but win at equal time (docs/training.md has the
-//! measurements); they also order the exact solver's moves ([`evaluate`]), where
+//! measurements); they also order the exact solver's moves ([`evaluate_with`]), where
 //! they need far fewer nodes than the hand-tuned features.
 
 use crate::games::othello::Board;
@@ -75,30 +75,17 @@ impl Evaluation {
 }
 
 /// The evaluation that orders the solver's moves: the learned patterns (the
-/// hand-tuned features should they not load), in [`DISC`] units. Always inlined, so
-/// the solver's per-instruction-set copies compile their own.
-#[inline(always)]
-#[must_use]
-pub fn evaluate(board: &Board) -> i32 {
-    match super::pattern::trained() {
-        Some(weights) => weights.evaluate(board),
-        None => hand_tuned(board),
-    }
-}
-
-/// The hand-tuned evaluation, in [`DISC`] units (see the module notes).
-/// [`evaluate`] with the legal moves of the side to move (`mine`) and of its
-/// opponent (`theirs`) given, for the pattern evaluation (the hand-tuned one
-/// computes its own).
+/// hand-tuned features should they not load), in [`DISC`] units, with the legal
+/// moves of the side to move (`mine`) and of its opponent (`theirs`) given by the
+/// caller's move generator (the hand-tuned evaluation computes its own). Always
+/// inlined, so the solver's per-instruction-set copies compile their own.
 #[inline(always)]
 #[must_use]
 pub fn evaluate_with(board: &Board, mine: u64, theirs: u64) -> i32 {
-    match super::pattern::trained() {
-        Some(weights) => weights.evaluate_with(board, mine, theirs),
-        None => hand_tuned(board),
-    }
+    Evaluation::Pattern.score_with(board, mine, theirs)
 }
 
+/// The hand-tuned evaluation, in [`DISC`] units (see the module notes).
 #[must_use]
 pub fn hand_tuned(board: &Board) -> i32 {
     let (me, them) = (board.player, board.opponent);

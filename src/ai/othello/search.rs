@@ -505,113 +505,114 @@ macro_rules! search_functions {
             moves(board.player, board.opponent)
         }
 
-            /// Principal-variation search of `board` to `depth` plies, fail-soft.
-            $(#[$feature])*
-            pub(super) fn pvs(
-                    s: &mut Searcher<'_>,
-                    board: &Board,
-                    depth: u32,
-                    mut alpha: i32,
-                    beta: i32,
-                ) -> i32 {
-                let empties = board.empty().count_ones();
-                if depth >= empties {
-                    return s.exact(board, alpha, beta);
+        /// Principal-variation search of `board` to `depth` plies, fail-soft.
+        $(#[$feature])*
+        pub(super) fn pvs(
+            s: &mut Searcher<'_>,
+            board: &Board,
+            depth: u32,
+            mut alpha: i32,
+            beta: i32,
+        ) -> i32 {
+            let empties = board.empty().count_ones();
+            if depth >= empties {
+                return s.exact(board, alpha, beta);
+            }
+            s.nodes += 1;
+            if s.tick() {
+                return 0;
+            }
+            if depth == 0 {
+                let (mine, theirs) = (moves_of(board), moves_of(&board.passed()));
+                return s.evaluation.score_with(board, mine, theirs);
+            }
+            let hit = s.tt.probe(board);
+            let (moves, first) = match enter_with(board, hit, depth, alpha, beta, |b| moves_of(b)) {
+                Entered::Done(score) => return score,
+                Entered::Pass(passed) => return -pvs(s, &passed, depth, -beta, -alpha),
+                Entered::Moves(moves, first) => (moves, first),
+            };
+            let original_alpha = alpha;
+            let count = ordered(s, board, moves, depth, first);
+            let slot = depth as usize;
+            let mut best = -INFINITY;
+            let mut best_square = NO_MOVE;
+            for i in 0..count {
+                let Candidate { square, next, .. } = s.lists[slot][i];
+                let mut score = if i == 0 {
+                    -pvs(s, &next, depth - 1, -beta, -alpha)
+                } else {
+                    -pvs(s, &next, depth - 1, -alpha - 1, -alpha)
+                };
+                if i > 0 && score > alpha && score < beta {
+                    score = -pvs(s, &next, depth - 1, -beta, -score);
                 }
-                s.nodes += 1;
-                if s.tick() {
+                if s.aborted {
                     return 0;
                 }
-                if depth == 0 {
-                    let (mine, theirs) = (moves_of(board), moves_of(&board.passed()));
-                    return s.evaluation.score_with(board, mine, theirs);
-                }
-                let (moves, first) = match enter_with(board, s.tt.probe(board), depth, alpha, beta, |b| moves_of(b)) {
-                    Entered::Done(score) => return score,
-                    Entered::Pass(passed) => return -pvs(s, &passed, depth, -beta, -alpha),
-                    Entered::Moves(moves, first) => (moves, first),
-                };
-                let original_alpha = alpha;
-                let count = ordered(s, board, moves, depth, first);
-                let slot = depth as usize;
-                let mut best = -INFINITY;
-                let mut best_square = NO_MOVE;
-                for i in 0..count {
-                    let Candidate { square, next, .. } = s.lists[slot][i];
-                    let mut score = if i == 0 {
-                        -pvs(s, &next, depth - 1, -beta, -alpha)
-                    } else {
-                        -pvs(s, &next, depth - 1, -alpha - 1, -alpha)
-                    };
-                    if i > 0 && score > alpha && score < beta {
-                        score = -pvs(s, &next, depth - 1, -beta, -score);
-                    }
-                    if s.aborted {
-                        return 0;
-                    }
-                    if score > best {
-                        best = score;
-                        best_square = square as u8;
-                        if score > alpha {
-                            alpha = score;
-                            if alpha >= beta {
-                                break;
-                            }
+                if score > best {
+                    best = score;
+                    best_square = square as u8;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            break;
                         }
                     }
                 }
-                s.tt
-                    .store(board, depth, original_alpha, beta, best, best_square);
-                best
             }
+            s.tt.store(board, depth, original_alpha, beta, best, best_square);
+            best
+        }
 
-            /// Sorts the moves of `board` into the list of `depth`, best first, and returns
-            /// their count: the table move, then by a shallow search (depth ≥ 6), the
-            /// evaluation (depth ≥ 3) or fastest-first with square values.
-            $(#[$feature])*
-            pub(super) fn ordered(
-                    s: &mut Searcher<'_>,
-                    board: &Board,
-                    moves: u64,
-                    depth: u32,
-                    first: Option<u32>,
-                ) -> usize {
-                let slot = depth as usize;
-                let mut count = 0;
-                let mut rest = moves;
-                while rest != 0 && count < 32 {
-                    let square = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    let next = board.after(square, flips(board.player, board.opponent, square));
-                    // Lower keys first: keys are the opponent's view. The shallow search
-                    // uses the lists of smaller depths only.
-                    let key = if Some(square) == first {
-                        i32::MIN
-                    } else if depth >= 6 {
-                        pvs(s, &next, depth / 4, -INFINITY, INFINITY)
-                    } else if depth >= 3 {
-                        let (mine, theirs) = (moves_of(&next), moves_of(&next.passed()));
-                        evaluate_or_end_with(&next, s.evaluation, mine, theirs)
-                    } else {
-                        let replies = next.moves();
-                        let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-                        mobility * 16 - SQUARE_VALUE[square as usize]
-                    };
-                    // Equal keys keep the square order.
-                    insert(
-                        list_at(&mut s.lists, slot),
-                        count,
-                        Candidate {
-                            square,
-                            next,
-                            key,
-                            replies: 0,
-                        },
-                    );
-                    count += 1;
-                }
-                count
+        /// Sorts the moves of `board` into the list of `depth`, best first, and
+        /// returns their count: the table move, then by a shallow search (depth ≥ 6),
+        /// the evaluation (depth ≥ 3) or fastest-first with square values.
+        $(#[$feature])*
+        pub(super) fn ordered(
+            s: &mut Searcher<'_>,
+            board: &Board,
+            moves: u64,
+            depth: u32,
+            first: Option<u32>,
+        ) -> usize {
+            let slot = depth as usize;
+            let mut count = 0;
+            let mut rest = moves;
+            while rest != 0 && count < 32 {
+                let square = rest.trailing_zeros();
+                rest &= rest - 1;
+                let next = board.after(square, flips(board.player, board.opponent, square));
+                // Lower keys first: keys are the opponent's view. The shallow
+                // search uses the lists of smaller depths only.
+                let key = if Some(square) == first {
+                    i32::MIN
+                } else if depth >= 6 {
+                    pvs(s, &next, depth / 4, -INFINITY, INFINITY)
+                } else if depth >= 3 {
+                    let (mine, theirs) = (moves_of(&next), moves_of(&next.passed()));
+                    evaluate_or_end_with(&next, s.evaluation, mine, theirs)
+                } else {
+                    let replies = moves_of(&next);
+                    let mobility =
+                    (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                    mobility * 16 - SQUARE_VALUE[square as usize]
+                };
+                // Equal keys keep the square order.
+                insert(
+                    list_at(&mut s.lists, slot),
+                    count,
+                    Candidate {
+                        square,
+                        next,
+                        key,
+                        replies: 0,
+                    },
+                );
+                count += 1;
             }
+            count
+        }
     };
 }
 isa_copies!(search_functions);
