@@ -42,6 +42,10 @@ pub struct Options {
     /// What the Shell: the same cut (per cent) on an open board (more than 20 empty
     /// cells) where it is the larger; 0 leaves open boards to `shell_threshold`.
     pub shell_open_threshold: u32,
+    /// What the Shell: with the opponent model on, the open board's cut only on the
+    /// turns the model predicts the opponent (`shell_open_cut predicted`), the other
+    /// turns at `shell_threshold`; `always` cuts every open board.
+    pub shell_open_cut_predicted: bool,
     /// What the Shell: the threat-space search's advice at the search's root
     /// (`shell_threats on`).
     pub shell_threats: bool,
@@ -86,6 +90,7 @@ impl Default for Options {
                 as u32,
             shell_open_threshold: (crate::ai::shell::Settings::default().open_threshold * 100.0)
                 .round() as u32,
+            shell_open_cut_predicted: crate::ai::shell::Settings::default().modelled,
             shell_threats: crate::ai::shell::Settings::default().threat_search,
             shell_eval: crate::ai::shell::Settings::default().eval,
             shell_model: true,
@@ -105,7 +110,7 @@ fn ai_default_builders() -> usize {
 }
 
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 22] = [
+pub const OPTION_NAMES: [&str; 23] = [
     "movetime",
     "depth",
     "threads",
@@ -118,6 +123,7 @@ pub const OPTION_NAMES: [&str; 22] = [
     "shell_sharpen",
     "shell_threshold",
     "shell_open_threshold",
+    "shell_open_cut",
     "shell_threats",
     "shell_eval",
     "shell_model",
@@ -197,6 +203,9 @@ impl Options {
             "shell_sharpen" => self.shell_sharpen = number(name, value, 1, 8)?,
             "shell_threshold" => self.shell_threshold = number(name, value, 1, 50)?,
             "shell_open_threshold" => self.shell_open_threshold = number(name, value, 0, 50)?,
+            "shell_open_cut" => {
+                self.shell_open_cut_predicted = switch(name, value, "always", "predicted")?;
+            }
             "shell_blocks" => self.shell_strict_blocks = switch(name, value, "open", "strict")?,
             "shell_threats" => self.shell_threats = switch(name, value, "off", "on")?,
             "shell_model" => self.shell_model = switch(name, value, "off", "on")?,

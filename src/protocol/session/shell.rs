@@ -155,21 +155,7 @@ fn search_predicted(
         }
         (n, _) => n,
     };
-    let settings = Settings {
-        selection: options.shell_selection,
-        iterations,
-        threads: options.threads,
-        max_nodes: max_nodes(options),
-        builder_cells: options.shell_builders,
-        strict_blocks: options.shell_strict_blocks,
-        sharpen: options.shell_sharpen,
-        threshold: f64::from(options.shell_threshold) / 100.0,
-        open_threshold: f64::from(options.shell_open_threshold) / 100.0,
-        threat_search: options.shell_threats,
-        eval: options.shell_eval,
-        prediction,
-        ..Settings::default()
-    };
+    let settings = settings(options, iterations, prediction);
     let mut fresh = ai::shell::Memory::default();
     let memory = memory.unwrap_or(&mut fresh);
     let outcome = ai::shell::search_in(position, color, &settings, &limits, think.rng, memory)
@@ -183,6 +169,28 @@ fn search_predicted(
     Ok(outcome)
 }
 
+/// The search's settings from the session's `options`, at `iterations` a move,
+/// answering the opponent model's `prediction` when there is one.
+fn settings(options: &Options, iterations: u64, prediction: Option<Prediction>) -> Settings {
+    Settings {
+        selection: options.shell_selection,
+        iterations,
+        threads: options.threads,
+        max_nodes: max_nodes(options),
+        builder_cells: options.shell_builders,
+        strict_blocks: options.shell_strict_blocks,
+        sharpen: options.shell_sharpen,
+        threshold: f64::from(options.shell_threshold) / 100.0,
+        open_threshold: f64::from(options.shell_open_threshold) / 100.0,
+        threat_search: options.shell_threats,
+        eval: options.shell_eval,
+        prediction,
+        // Without the model no turn is predicted: the open cut would never apply.
+        modelled: options.shell_model && options.shell_open_cut_predicted,
+        ..Settings::default()
+    }
+}
+
 /// A rough count of the turns left, for the clock's share.
 pub fn moves_left(position: &Position) -> u32 {
     (position.empty_cells().len() / 3).max(1)
@@ -193,5 +201,23 @@ pub fn final_score(status: Status) -> String {
         Some(Color::Black) => "B+1".into(),
         Some(Color::White) => "W+1".into(),
         None => "0".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_open_cut_follows_shell_open_cut_and_needs_the_model() {
+        let mut options = Options::default();
+        assert!(!settings(&options, 100, None).modelled, "always by default");
+        options.shell_open_cut_predicted = true;
+        assert!(settings(&options, 100, None).modelled);
+        options.shell_model = false;
+        assert!(
+            !settings(&options, 100, None).modelled,
+            "without the model the open cut stays on every open board"
+        );
     }
 }

@@ -193,18 +193,26 @@ fn shell_open_threshold_takes_zero_to_fifty_and_refuses_others() {
     assert_eq!(session.options.shell_open_threshold, 35);
     ok(&mut session, "set_option shell_open_threshold 0");
     assert_eq!(session.options.shell_open_threshold, 0);
+    refuses_and_still_moves(
+        &mut session,
+        "shell_open_threshold",
+        &["51", "-1", "0.3", "open"],
+        color,
+    );
+}
+
+/// Each of `refused` as the value of option `name` is refused and changes nothing,
+/// and the session then still answers `genmove` for `color` with a cell.
+fn refuses_and_still_moves(session: &mut Session, name: &str, refused: &[&str], color: Color) {
     let options = session.options.clone();
-    for refused in ["51", "-1", "0.3", "open"] {
+    for value in refused {
         assert!(
-            ask(
-                &mut session,
-                &format!("set_option shell_open_threshold {refused}")
-            )
-            .is_err()
+            ask(session, &format!("set_option {name} {value}")).is_err(),
+            "{name} {value}"
         );
     }
     assert_eq!(session.options, options);
-    let answer = ok(&mut session, &format!("genmove {}", color.name()));
+    let answer = ok(session, &format!("genmove {}", color.name()));
     assert_eq!(answer.len(), 2, "{answer}");
 }
 
@@ -282,6 +290,22 @@ fn undo_unscores_the_turns_the_opponent_model_scored() {
     ok(&mut session, "clear_board");
     assert!(ask(&mut session, "undo").is_err());
     assert_eq!(session.opponent, model);
+}
+
+#[test]
+fn shell_open_cut_takes_always_or_predicted_and_refuses_others() {
+    let (mut session, color) = started(GameKind::Shell, "default");
+    assert!(!session.options.shell_open_cut_predicted);
+    ok(&mut session, "set_option shell_open_cut predicted");
+    assert!(session.options.shell_open_cut_predicted);
+    refuses_and_still_moves(
+        &mut session,
+        "shell_open_cut",
+        &["never", "on", "35"],
+        color,
+    );
+    ok(&mut session, "set_option shell_open_cut always");
+    assert!(!session.options.shell_open_cut_predicted);
 }
 
 #[test]
