@@ -43,8 +43,8 @@ pub struct Options {
     /// cells) where it is the larger; 0 leaves open boards to `shell_threshold`.
     pub shell_open_threshold: u32,
     /// What the Shell: with the opponent model on, the open board's cut only on the
-    /// turns the model predicts the opponent (`shell_open_cut predicted`), the other
-    /// turns at `shell_threshold`; `always` cuts every open board.
+    /// turns the model predicts the opponent (`shell_open_cut predicted`, the
+    /// default), the other turns at `shell_threshold`; `always` cuts every open board.
     pub shell_open_cut_predicted: bool,
     /// What the Shell: the threat-space search's advice at the search's root
     /// (`shell_threats on`).
@@ -90,7 +90,9 @@ impl Default for Options {
                 as u32,
             shell_open_threshold: (crate::ai::shell::Settings::default().open_threshold * 100.0)
                 .round() as u32,
-            shell_open_cut_predicted: crate::ai::shell::Settings::default().modelled,
+            // The search's own default cuts every open board (it knows of no model);
+            // beside the model, only the predicted turns (docs/shell-player.md).
+            shell_open_cut_predicted: true,
             shell_threats: crate::ai::shell::Settings::default().threat_search,
             shell_eval: crate::ai::shell::Settings::default().eval,
             shell_model: true,

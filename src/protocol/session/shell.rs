@@ -211,9 +211,13 @@ mod tests {
     #[test]
     fn the_open_cut_follows_shell_open_cut_and_needs_the_model() {
         let mut options = Options::default();
-        assert!(!settings(&options, 100, None).modelled, "always by default");
+        assert!(
+            settings(&options, 100, None).modelled,
+            "predicted by default"
+        );
+        options.shell_open_cut_predicted = false;
+        assert!(!settings(&options, 100, None).modelled);
         options.shell_open_cut_predicted = true;
-        assert!(settings(&options, 100, None).modelled);
         options.shell_model = false;
         assert!(
             !settings(&options, 100, None).modelled,

@@ -295,17 +295,17 @@ fn undo_unscores_the_turns_the_opponent_model_scored() {
 #[test]
 fn shell_open_cut_takes_always_or_predicted_and_refuses_others() {
     let (mut session, color) = started(GameKind::Shell, "default");
-    assert!(!session.options.shell_open_cut_predicted);
-    ok(&mut session, "set_option shell_open_cut predicted");
     assert!(session.options.shell_open_cut_predicted);
+    ok(&mut session, "set_option shell_open_cut always");
+    assert!(!session.options.shell_open_cut_predicted);
     refuses_and_still_moves(
         &mut session,
         "shell_open_cut",
         &["never", "on", "35"],
         color,
     );
-    ok(&mut session, "set_option shell_open_cut always");
-    assert!(!session.options.shell_open_cut_predicted);
+    ok(&mut session, "set_option shell_open_cut predicted");
+    assert!(session.options.shell_open_cut_predicted);
 }
 
 #[test]
