@@ -27,6 +27,7 @@
 pub mod boats;
 pub mod count;
 pub mod exact;
+pub mod finish;
 pub mod hunter;
 pub mod learned;
 pub mod parity;

@@ -33,8 +33,8 @@ use anyhow::{Result, bail};
 use tabula::ai::Limits;
 use tabula::ai::battleship::boats::{LastBoats, last_boats};
 use tabula::ai::battleship::styles::{Posterior, Style, StyleTables, Tilt};
+use tabula::ai::battleship::{finish, learned, quick, rollout, styles};
 use tabula::ai::battleship::{hunt, place, random_fleet};
-use tabula::ai::battleship::{learned, quick, rollout, styles};
 use tabula::games::battleship::{Cell, Fleet, ShotResult, View};
 use tabula::rng::Rng;
 
@@ -51,6 +51,8 @@ pub enum Hunter {
     Quick(quick::Settings),
     /// The quick hunter's simulated hunter on its own ([`quick::simulated_hunt`]).
     Simulated(quick::Model),
+    /// The finisher ([`finish::hunt`]) with its settings.
+    Finish(finish::Settings),
 }
 
 impl Hunter {
@@ -64,6 +66,7 @@ impl Hunter {
         settings: rollout::Settings,
         learned: learned::Settings,
         quick: quick::Settings,
+        finish: finish::Settings,
     ) -> Result<Hunter> {
         match name {
             "default" | "greedy" => Ok(Hunter::Default),
@@ -71,8 +74,15 @@ impl Hunter {
             "learned" => Ok(Hunter::Learned(learned)),
             "quick" => Ok(Hunter::Quick(quick)),
             "simulated" => Ok(Hunter::Simulated(quick.model)),
+            "finish" => Ok(Hunter::Finish(finish)),
+            other if other.starts_with("finish@") => {
+                let probe = other["finish@".len()..]
+                    .parse()
+                    .map_err(|_| anyhow::anyhow!("finish@P needs a number, not {other:?}"))?;
+                Ok(Hunter::Finish(finish::Settings { probe, ..finish }))
+            }
             other => bail!(
-                "unknown hunter {other:?} (hunters: default, rollout, learned, quick, simulated)"
+                "unknown hunter {other:?} (hunters: default, rollout, learned, quick, simulated, finish)"
             ),
         }
     }
@@ -96,6 +106,7 @@ impl Hunter {
                 s.particles
             ),
             Hunter::Simulated(model) => format!("simulated (model {})", model.name()),
+            Hunter::Finish(s) => format!("finish (probe {}, draws {})", s.probe, s.draws),
         }
     }
 
@@ -115,6 +126,7 @@ impl Hunter {
             }
             (Hunter::Quick(settings), _) => quick::hunt(view, rng, limits, settings),
             (Hunter::Simulated(model), _) => quick::simulated_hunt(view, *model),
+            (Hunter::Finish(settings), _) => finish::hunt(view, rng, limits, settings),
         }
     }
 }

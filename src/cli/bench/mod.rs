@@ -82,6 +82,14 @@ pub struct BenchArgs {
     /// its simulated hunter firing by those that agree with each rollout (0: none).
     #[arg(long, default_value_t = 0)]
     quick_particles: usize,
+    /// Battleship finisher: the credit for a miss outside the wounded ship's ring, in
+    /// misses to come per open water cell.
+    #[arg(long, default_value_t = 2.0)]
+    finish_probe: f64,
+    /// Battleship finisher: fleets drawn from the belief to weigh the wounded ship's
+    /// placements.
+    #[arg(long, default_value_t = 500)]
+    finish_draws: usize,
     /// Battleship and shell: the seed of every random choice.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -201,7 +209,11 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                         model: args.quick_model,
                         particles: args.quick_particles,
                     };
-                    battleship::Hunter::named(name.trim(), rollout, learned, quick)
+                    let finish = tabula::ai::battleship::finish::Settings {
+                        probe: args.finish_probe,
+                        draws: args.finish_draws,
+                    };
+                    battleship::Hunter::named(name.trim(), rollout, learned, quick, finish)
                 })
                 .collect::<Result<Vec<_>>>()?;
             battleship::run(&battleship::Settings {
