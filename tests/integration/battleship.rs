@@ -332,13 +332,39 @@ fn the_bench_pairs_hunters_on_the_same_fleets_and_seeds() {
     let both = bench("default,rollout");
     assert!(both.contains("rollout (candidates 2, fleets 3"), "{both}");
     assert_eq!(both.matches("paired difference").count(), 1, "{both}");
-    // An unknown hunter is refused.
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(["bench", "battleship", "--hunters", "default,psychic"])
-        .output()
-        .expect("the bench runs");
-    assert!(!output.status.success());
-    assert!(String::from_utf8_lossy(&output.stderr).contains("unknown hunter"));
+    // The finisher at two probe credits in one run, each paired with the first.
+    let finishers = bench("default,finish,finish@0.5");
+    assert!(
+        finishers.contains("finish (probe 2, draws 500)"),
+        "{finishers}"
+    );
+    assert!(
+        finishers.contains("finish (probe 0.5, draws 500)"),
+        "{finishers}"
+    );
+    assert_eq!(
+        finishers.matches("paired difference").count(),
+        2,
+        "{finishers}"
+    );
+    // An unknown hunter, and a finisher's credit that is no number of at least 0,
+    // are refused.
+    for (hunters, error) in [
+        ("default,psychic", "unknown hunter"),
+        ("default,finish@-1", "probe credit"),
+        ("default,finish@nan", "probe credit"),
+        ("default,finish@x", "needs a number"),
+    ] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args(["bench", "battleship", "--hunters", hunters])
+            .output()
+            .expect("the bench runs");
+        assert!(!output.status.success(), "{hunters}");
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains(error),
+            "{hunters}: {output:?}"
+        );
+    }
 }
 
 #[test]

@@ -56,8 +56,9 @@ pub enum Hunter {
 }
 
 impl Hunter {
-    /// The hunter named `name` (`default`, `rollout`, `learned`, `quick` or
-    /// `simulated`, the quick hunter's simulated hunter), each with its settings.
+    /// The hunter named `name` (`default`, `rollout`, `learned`, `quick`,
+    /// `simulated`, the quick hunter's simulated hunter, or `finish`, `finish@P` with
+    /// probe credit P), each with its settings.
     ///
     /// # Errors
     /// An unknown name.
@@ -74,12 +75,12 @@ impl Hunter {
             "learned" => Ok(Hunter::Learned(learned)),
             "quick" => Ok(Hunter::Quick(quick)),
             "simulated" => Ok(Hunter::Simulated(quick.model)),
-            "finish" => Ok(Hunter::Finish(finish)),
+            "finish" | "finish@" => finisher(finish),
             other if other.starts_with("finish@") => {
                 let probe = other["finish@".len()..]
                     .parse()
                     .map_err(|_| anyhow::anyhow!("finish@P needs a number, not {other:?}"))?;
-                Ok(Hunter::Finish(finish::Settings { probe, ..finish }))
+                finisher(finish::Settings { probe, ..finish })
             }
             other => bail!(
                 "unknown hunter {other:?} (hunters: default, rollout, learned, quick, simulated, finish)"
@@ -129,6 +130,18 @@ impl Hunter {
             (Hunter::Finish(settings), _) => finish::hunt(view, rng, limits, settings),
         }
     }
+}
+
+/// The finisher with `settings`, refused when its probe credit is not a finite number
+/// of at least 0.
+fn finisher(settings: finish::Settings) -> Result<Hunter> {
+    if !(settings.probe.is_finite() && settings.probe >= 0.0) {
+        bail!(
+            "the finisher's probe credit must be a number of at least 0, not {}",
+            settings.probe
+        );
+    }
+    Ok(Hunter::Finish(settings))
 }
 
 /// The settings of one run.

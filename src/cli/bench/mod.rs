@@ -30,8 +30,9 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1000)]
     fleets: usize,
     /// Battleship: the hunters to play on the same fleets, comma-separated
-    /// (`default`, `rollout`, `learned`, `quick`, `simulated`); each after the first
-    /// is compared with the first.
+    /// (`default`, `rollout`, `learned`, `quick`, `simulated`, `finish`, or
+    /// `finish@P` for the finisher with probe credit P); each after the first is
+    /// compared with the first.
     #[arg(long, default_value = "default")]
     hunters: String,
     /// Battleship: each shot's time limit in milliseconds (0: none).
