@@ -18,6 +18,31 @@ use crate::games::battleship::{Cell, ShipType, View};
 /// A set of cells as bits (bit `index`).
 pub type Cells = u128;
 
+/// The board's cells.
+pub(crate) const BOARD: Cells = (1u128 << 100) - 1;
+
+/// The cells of the first column.
+pub(crate) const LEFT: Cells = {
+    let mut m = 0;
+    let mut row = 0;
+    while row < 10 {
+        m |= 1u128 << (row * 10);
+        row += 1;
+    }
+    m
+};
+
+/// The cells as a set.
+pub(crate) fn bits(cells: impl Iterator<Item = Cell>) -> Cells {
+    cells.fold(0, |acc, c| acc | 1u128 << c.index())
+}
+
+/// The cells beside (not diagonally) any cell of `m`.
+#[inline(always)]
+pub(crate) fn spread(m: Cells) -> Cells {
+    ((m << 1) & !LEFT | (m >> 1) & !(LEFT << 9) | m << 10 | m >> 10) & BOARD
+}
+
 /// The memo: the standard hasher's cost dominated the rollouts that end at the last
 /// boats, so it uses the engine's multiply-rotate hasher.
 type Memo = MixMap<(Cells, u8), f64>;

@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use super::finish::{Placement, planned_shot};
+use super::finish::{Placement, planned_shot, tally};
 
 /// A tiny sea and its fleet.
 #[derive(Clone, Debug)]
@@ -185,7 +185,7 @@ impl Sea {
             Policy::Greedy => self.greedy(start, &all, &mut memo),
             Policy::Rollout => self.rollout(start, &all, &mut memo),
             Policy::Optimal => self.optimal(start, &all, &mut memo),
-            Policy::Finish(credit) => self.finish(start, &all, credit, &mut memo.optimal),
+            Policy::Finish(credit) => self.finish(start, &all, credit, &mut memo.finish),
         }
     }
 
@@ -312,14 +312,9 @@ impl Sea {
         let mut placements: Vec<Placement> = Vec::new();
         for &f in fleets {
             let ship = *self.fleets[f].iter().find(|&&s| s & wound != 0)?;
-            match placements.iter_mut().find(|p| p.cells == u128::from(ship)) {
-                Some(p) => p.weight += 1.0,
-                None => placements.push(Placement {
-                    cells: u128::from(ship),
-                    weight: 1.0,
-                    ring: u128::from(self.ring(ship)),
-                }),
-            }
+            tally(&mut placements, u128::from(ship), || {
+                u128::from(self.ring(ship))
+            });
         }
         let cell = planned_shot(&placements, u128::from(view.hits), credit);
         u64::try_from(cell).ok().filter(|&c| c != 0)
@@ -365,6 +360,7 @@ struct Memo {
     greedy: HashMap<View, f64>,
     rollout: HashMap<View, f64>,
     optimal: HashMap<View, f64>,
+    finish: HashMap<View, f64>,
 }
 
 #[cfg(test)]

@@ -21,10 +21,10 @@
 use std::collections::HashMap;
 
 use crate::ai::Limits;
-use crate::games::battleship::{Cell, View};
+use crate::games::battleship::{Cell, Mark, Ship, View};
 use crate::rng::Rng;
 
-use super::boats::LastBoats;
+use super::boats::{Cells, LastBoats, bits, spread};
 use super::hunter::{self, Effort};
 use super::learned;
 
@@ -55,16 +55,12 @@ pub fn hunt(view: &View, rng: &mut Rng, limits: &Limits<'_>, settings: &Settings
         return hunter::hunt(view, rng, limits);
     };
     let belief = hunter::belief_with(view, rng, limits, settings.draws, &Effort::FULL);
-    let wound: u128 = wound.iter().fold(0, |m, c| m | 1u128 << c.index());
-    let placements = placements_of(wound, &belief.samples);
+    let placements = placements_of(bits(wound.iter().copied()), &belief.samples);
     if placements.is_empty() {
         return hunter::best(view, &belief.worth, rng);
     }
     let credit = probe_credit(view, settings.probe);
-    let hits = view
-        .cells_marked(crate::games::battleship::Mark::Hit)
-        .iter()
-        .fold(0u128, |m, c| m | 1u128 << c.index());
+    let hits = bits(view.cells_marked(Mark::Hit).iter());
     let cell = planned_shot(&placements, hits, credit);
     Cell::from_index(cell.trailing_zeros() as usize)
         .filter(|&c| view.is_open(c))
@@ -83,21 +79,14 @@ fn probe_credit(view: &View, probe: f64) -> f64 {
 
 /// The distinct placements of the ship through `wound` in `samples` (ship cells of
 /// whole fleets), each with its count and ring.
-fn placements_of(wound: u128, samples: &[u128]) -> Vec<Placement> {
+fn placements_of(wound: Cells, samples: &[Cells]) -> Vec<Placement> {
     let mut out: Vec<Placement> = Vec::new();
     for &fleet in samples {
         if fleet & wound != wound {
             continue;
         }
         let ship = component(fleet, wound);
-        match out.iter_mut().find(|p| p.cells == ship) {
-            Some(p) => p.weight += 1.0,
-            None => out.push(Placement {
-                cells: ship,
-                weight: 1.0,
-                ring: ring(ship),
-            }),
-        }
+        tally(&mut out, ship, || ring(ship));
         if out.len() == 64 {
             break;
         }
@@ -105,12 +94,25 @@ fn placements_of(wound: u128, samples: &[u128]) -> Vec<Placement> {
     out
 }
 
+/// Counts one more fleet holding the placement `cells` in `placements`, adding it
+/// (with its ring) when it is new.
+pub(crate) fn tally(placements: &mut Vec<Placement>, cells: u128, ring: impl FnOnce() -> u128) {
+    match placements.iter_mut().find(|p| p.cells == cells) {
+        Some(p) => p.weight += 1.0,
+        None => placements.push(Placement {
+            cells,
+            weight: 1.0,
+            ring: ring(),
+        }),
+    }
+}
+
 /// The cells of `cells` joined to `seed` by sides (ships touch no other ship, so
 /// this is the ship holding `seed`).
-fn component(cells: u128, seed: u128) -> u128 {
+fn component(cells: Cells, seed: Cells) -> Cells {
     let mut group = seed & cells;
     loop {
-        let grown = (group | sides(group)) & cells;
+        let grown = (group | spread(group)) & cells;
         if grown == group {
             return group;
         }
@@ -118,39 +120,14 @@ fn component(cells: u128, seed: u128) -> u128 {
     }
 }
 
-const FULL: u128 = (1u128 << 100) - 1;
-/// Every cell but those of the first column (a shift right lands there from the
-/// row above's last column).
-const NOT_FIRST: u128 = {
-    let mut m = FULL;
-    let mut r = 0;
-    while r < 10 {
-        m &= !(1u128 << (r * 10));
-        r += 1;
+/// The ring of the straight ship `ship` (B6): the cells around it by a side or a
+/// corner; none if the cells are no ship.
+fn ring(ship: Cells) -> Cells {
+    let end = |bit: u32| Cell::from_index(bit as usize);
+    match (end(ship.trailing_zeros()), end(127 - ship.leading_zeros())) {
+        (Some(from), Some(to)) => Ship::new(from, to).map_or(0, |s| bits(s.ring().iter())),
+        _ => 0,
     }
-    m
-};
-/// Every cell but those of the last column.
-const NOT_LAST: u128 = {
-    let mut m = FULL;
-    let mut r = 0;
-    while r < 10 {
-        m &= !(1u128 << (r * 10 + 9));
-        r += 1;
-    }
-    m
-};
-
-/// The cells beside `cells` by a side (not including them unless beside another).
-fn sides(cells: u128) -> u128 {
-    ((cells << 1) & NOT_FIRST) | ((cells >> 1) & NOT_LAST) | (cells << 10) & FULL | cells >> 10
-}
-
-/// The ring of `ship`: the cells around it by a side or a corner, not the ship.
-fn ring(ship: u128) -> u128 {
-    let across = ship | ((ship << 1) & NOT_FIRST) | ((ship >> 1) & NOT_LAST);
-    let around = across | (across << 10) & FULL | across >> 10;
-    around & !ship
 }
 
 /// One placement of the wounded ship: its cells, its weight (any scale) and its ring,
@@ -207,8 +184,7 @@ impl<'a> Plan<'a> {
         }
         let total: f64 = self.members(set).map(|p| p.weight).sum();
         let cells = self.members(set).fold(0u128, |m, p| m | p.cells) & !hits;
-        let mut best = (0.0, 0u128);
-        let mut first = true;
+        let mut best = (f64::INFINITY, 0u128);
         let mut rest = cells;
         while rest != 0 {
             let cell = rest & rest.wrapping_neg();
@@ -237,10 +213,12 @@ impl<'a> Plan<'a> {
             if hit > 0.0 {
                 v += hit * self.value(hit_set, hits | cell).0 / total;
             }
-            if first || v < best.0 - 1e-12 {
+            if v < best.0 - 1e-12 {
                 best = (v, cell);
-                first = false;
             }
+        }
+        if cells == 0 {
+            best = (0.0, 0);
         }
         self.memo.insert((set, hits), best);
         best
@@ -251,8 +229,8 @@ impl<'a> Plan<'a> {
 mod tests {
     use super::*;
     use crate::ai::battleship::random_fleet;
-    use crate::games::battleship::ShotResult;
     use crate::games::battleship::testing::cell as c;
+    use crate::games::battleship::{Fleet, ShotResult};
 
     fn bit(name: &str) -> u128 {
         1u128 << c(name).index()
@@ -313,42 +291,35 @@ mod tests {
         assert!(credited < misses, "{credited} {misses}");
     }
 
+    /// The finisher's game against `fleet` with generator seed `seed`: its shots, and
+    /// the hits when every ship is sunk; no shot at a spent cell, at most 100 shots.
+    fn play(fleet: &Fleet, seed: u64) -> (Vec<Cell>, usize) {
+        let mut rng = Rng::new(seed);
+        let mut view = View::new();
+        let mut cells = Vec::new();
+        while !view.all_sunk() {
+            let cell = hunt(&view, &mut rng, &Limits::depth(1), &Settings::default())
+                .expect("an open cell");
+            assert!(view.is_open(cell), "{cell} is spent");
+            view.record(cell, fleet.judge(&view, cell)).unwrap();
+            cells.push(cell);
+            assert!(cells.len() <= 100);
+        }
+        (cells, view.hits())
+    }
+
     #[test]
     fn finishes_every_fleet_without_firing_at_a_spent_cell() {
-        let settings = Settings::default();
-        let free = Limits::depth(1);
         for seed in 0..12 {
             let fleet = random_fleet(&mut Rng::new(500 + seed));
-            let mut rng = Rng::new(seed);
-            let mut view = View::new();
-            let mut shots = 0;
-            while !view.all_sunk() {
-                let cell = hunt(&view, &mut rng, &free, &settings).expect("an open cell");
-                assert!(view.is_open(cell), "{cell} is spent");
-                view.record(cell, fleet.judge(&view, cell)).unwrap();
-                shots += 1;
-                assert!(shots <= 100);
-            }
-            assert_eq!(view.hits(), 20);
+            assert_eq!(play(&fleet, seed).1, 20);
         }
     }
 
     #[test]
     fn deterministic_per_seed() {
         let fleet = random_fleet(&mut Rng::new(77));
-        let free = Limits::depth(1);
-        let play = |seed| {
-            let mut rng = Rng::new(seed);
-            let mut view = View::new();
-            let mut cells = Vec::new();
-            while !view.all_sunk() {
-                let cell = hunt(&view, &mut rng, &free, &Settings::default()).unwrap();
-                view.record(cell, fleet.judge(&view, cell)).unwrap();
-                cells.push(cell);
-            }
-            cells
-        };
-        assert_eq!(play(5), play(5));
+        assert_eq!(play(&fleet, 5), play(&fleet, 5));
     }
 
     #[test]

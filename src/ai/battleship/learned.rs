@@ -34,7 +34,7 @@ use crate::ai::Limits;
 use crate::games::battleship::{Cell, Mark, ShipType, ShotResult, View};
 use crate::rng::Rng;
 
-use super::boats::{LastBoats, last_boats};
+use super::boats::{LastBoats, bits, last_boats};
 use super::hunter::{self, Belief, Effort};
 use super::rollout;
 use super::styles::Tilt;
@@ -74,10 +74,6 @@ fn placements() -> &'static [Vec<(u128, u128)>; 4] {
                 .collect()
         })
     })
-}
-
-fn bits(cells: impl Iterator<Item = Cell>) -> u128 {
-    cells.fold(0, |acc, c| acc | 1u128 << c.index())
 }
 
 /// Afloat ships by length (index `len - 1`).

@@ -42,7 +42,7 @@ use crate::cpu::{Isa, dispatch, isa_copies};
 use crate::games::battleship::{Cell, Fleet, Mark, ShipType, View};
 use crate::rng::Rng;
 
-use super::boats::{Cells, LastBoats};
+use super::boats::{BOARD, Cells, LastBoats, bits, spread};
 use super::hunter::{self, HIT_VALUE};
 use super::rollout::{self, evaluate, pick};
 
@@ -186,10 +186,6 @@ struct Placements {
     all: Vec<Placement>,
 }
 
-fn bits(cells: impl Iterator<Item = Cell>) -> Cells {
-    cells.fold(0, |acc, c| acc | 1u128 << c.index())
-}
-
 fn set_slot(slots: &mut Slots, slot: usize) {
     if let Some(word) = slots.get_mut(slot / 128) {
         *word |= 1u128 << (slot % 128);
@@ -227,26 +223,6 @@ fn every_placement() -> &'static Placements {
         }
         Placements { all }
     })
-}
-
-/// The board's cells.
-const BOARD: Cells = (1u128 << 100) - 1;
-
-/// The cells of the first column.
-const LEFT: Cells = {
-    let mut m = 0;
-    let mut row = 0;
-    while row < 10 {
-        m |= 1u128 << (row * 10);
-        row += 1;
-    }
-    m
-};
-
-/// The cells beside (not diagonally) any cell of `m`.
-#[inline(always)]
-fn spread(m: Cells) -> Cells {
-    ((m << 1) & !LEFT | (m >> 1) & !(LEFT << 9) | m << 10 | m >> 10) & BOARD
 }
 
 /// A rollout reaching the last boats with at most this many open cells ends with
