@@ -74,11 +74,11 @@ enum Protocol {
 #[derive(Subcommand)]
 enum Tool {
     /// Benchmarks: perft speed and more.
-    Bench(bench::BenchArgs),
+    Bench(Box<bench::BenchArgs>),
     /// Runs the conformance suite (`.tst` files) against an engine command.
     Conformance(conformance::ConformanceArgs),
     /// The tournament manager: matches between engines, refereed move by move.
-    Arena(arena::ArenaArgs),
+    Arena(Box<arena::ArenaArgs>),
     /// Runs a match on a Slurm cluster: its shards as one job array, then the merge.
     Cluster(cluster::ClusterArgs),
     /// Makes the Othello pattern weights: self-play data, then a least-squares fit.
@@ -141,7 +141,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Some(Tool::Bench(args)) => bench::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Tool::Conformance(args)) => conformance::run(args),
-        Some(Tool::Arena(args)) => arena::run(args, kind).map(|()| ExitCode::SUCCESS),
+        Some(Tool::Arena(args)) => arena::run(*args, kind).map(|()| ExitCode::SUCCESS),
         Some(Tool::Train(args)) => train::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Tool::Cluster(args)) => cluster::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Tool::Serve(args)) => tabula::serve::run(&args).map(|()| ExitCode::SUCCESS),
