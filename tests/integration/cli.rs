@@ -228,7 +228,8 @@ fn names_keep_being_read_in_any_case() {
 
 /// `bench shell --exploit` plays the two-turn exploiter against the opponents it is
 /// asked for only, games shared between threads: against the predictable
-/// threat-builder it wins every game.
+/// threat-builder it wins every game. `--show-losses` prints each game the exploiter
+/// does not lose, turn by turn, on stderr.
 #[test]
 fn the_exploiter_bench_plays_the_opponents_it_is_given() {
     let output = tabula(&[
@@ -242,6 +243,7 @@ fn the_exploiter_bench_plays_the_opponents_it_is_given() {
         "windows",
         "--exploit-jobs",
         "2",
+        "--show-losses",
     ]);
     let stdout = text(&output.stdout);
     assert!(output.status.success(), "{stdout}");
@@ -262,6 +264,32 @@ fn the_exploiter_bench_plays_the_opponents_it_is_given() {
         lines[5].starts_with("exploiter vs windows 4 games: 4 wins 0 draws 0 losses"),
         "{stdout}"
     );
+    // Each won game's record: its turns in order, each with both picks and the board
+    // after it; the last board holds the exploiter's five (S2): five of its turtles.
+    let stderr = text(&output.stderr);
+    for n in 0..4 {
+        let header = format!("game {n}: win");
+        let record: Vec<&str> = stderr
+            .lines()
+            .skip_while(|line| *line != header)
+            .skip(1)
+            .take_while(|line| line.starts_with("  turn "))
+            .collect();
+        assert!(!record.is_empty(), "{header} missing: {stderr}");
+        for (turn, line) in record.iter().enumerate() {
+            assert!(
+                line.starts_with(&format!("  turn {:2} exploiter ", turn + 1)),
+                "{stderr}"
+            );
+            assert!(line.contains(" windows "), "{stderr}");
+        }
+        let last = record[record.len() - 1];
+        let board = last.rsplit(": ").next().unwrap_or_default();
+        let cells = board.split(' ').next().unwrap_or_default();
+        assert_eq!(cells.len(), 81, "{last}");
+        let mine = if n % 2 == 0 { 'X' } else { 'O' };
+        assert!(cells.chars().filter(|&c| c == mine).count() >= 5, "{last}");
+    }
 }
 
 /// A bench's report read by a reader that stops after its first line (as `| head -1`

@@ -121,9 +121,9 @@ pub struct ShellArgs {
     opening_turns: u32,
     /// Print every game the search player does not win to stderr, turn by turn (its
     /// pick, its strategy, the opponent's pick, the board after), for reading losses
-    /// (shell).
+    /// (shell; against the exploiter both picks and the board after each turn).
     #[arg(long)]
-    show_losses: bool,
+    pub(super) show_losses: bool,
     /// What a draw costs the search player in its tree's values, −1..1 (shell; the
     /// player's default when not given).
     #[arg(long)]
