@@ -292,6 +292,76 @@ fn the_exploiter_bench_plays_the_opponents_it_is_given() {
     }
 }
 
+/// `bench shell --exploit-positions` values the exploiter's best response against the
+/// search player in sampled positions: one line each (a value in −1..1 and the
+/// position, still being played), then their mean; the positions depend on the seed
+/// only, not on the player's flags, so two runs are paired.
+#[test]
+fn the_exploiters_values_are_taken_in_the_same_positions_for_any_player() {
+    let run = |threshold: &str| {
+        let output = tabula(&[
+            "bench",
+            "shell",
+            "--exploit-positions",
+            "2",
+            "--exploit-depth",
+            "1",
+            "--exploit-samples",
+            "2",
+            "--exploit-jobs",
+            "2",
+            "--iterations",
+            "200",
+            "--movetime",
+            "0",
+            "--threshold",
+            threshold,
+            "--seed",
+            "3",
+        ]);
+        let stdout = text(&output.stdout);
+        assert!(output.status.success(), "{stdout}");
+        let mut positions: Vec<(u32, String)> = Vec::new();
+        let mut values = Vec::new();
+        for line in stdout.lines().filter(|l| l.starts_with("position ")) {
+            let index: u32 = line
+                .split(' ')
+                .nth(1)
+                .and_then(|n| n.parse().ok())
+                .expect(line);
+            let value: f64 = line
+                .split("exploiter's value ")
+                .nth(1)
+                .and_then(|rest| rest.split(':').next())
+                .and_then(|v| v.trim_start_matches('+').parse().ok())
+                .expect(line);
+            assert!((-1.0..=1.0).contains(&value), "{line}");
+            values.push(value);
+            let notation = line.rsplit(": ").next().unwrap_or_default().to_string();
+            assert_eq!(notation.split(' ').next().map(str::len), Some(81), "{line}");
+            positions.push((index, notation));
+        }
+        assert_eq!(positions.len(), 2, "{stdout}");
+        let mean = values.iter().sum::<f64>() / 2.0;
+        // The mean of the values as printed (rounded to 4 places).
+        let last = stdout.lines().last().unwrap_or_default();
+        let printed: f64 = last
+            .strip_prefix("exploiter's value against search over 2 positions: mean ")
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|m| m.trim_start_matches('+').parse().ok())
+            .expect(last);
+        assert!((printed - mean).abs() <= 1e-4, "{stdout}");
+        positions.sort();
+        positions
+    };
+    let first = run("0.05");
+    assert_eq!(first, run("0.3"));
+    // Sampled from play: each position has stones on it.
+    for (_, notation) in &first {
+        assert!(notation.chars().take(81).any(|c| c != '-'), "{notation}");
+    }
+}
+
 /// A bench's report read by a reader that stops after its first line (as `| head -1`
 /// does) ends the bench quietly: no panic on the closed pipe, nothing on stderr.
 #[test]

@@ -164,6 +164,12 @@ pub struct ShellArgs {
     /// in parts.
     #[arg(long, default_value_t = 0)]
     pub(super) exploit_from: u32,
+    /// Instead of games, the exploiter's value against the search player in this many
+    /// positions from the search's self-play at 20,000 iterations (shell): a local
+    /// best response, each position's value and their mean. The positions depend on
+    /// `--seed` only, so runs with different player flags are paired.
+    #[arg(long, default_value_t = 0)]
+    pub(super) exploit_positions: u32,
     /// Measure only the exploitability of the search's played root strategy on a
     /// fixed set of endgames solved exactly (shell): at the player's budget
     /// (`--movetime`/`--iterations`), then at fixed iterations for both selections.
@@ -670,6 +676,9 @@ pub(super) fn model_styles(args: &ShellArgs) -> Result<u32> {
 /// Plays the search player against each opponent and prints the figures.
 pub fn run(args: &ShellArgs) -> Result<()> {
     let settings = settings(args)?;
+    if args.exploit_positions > 0 {
+        return super::shell_exploit::positions(args, &settings);
+    }
     if args.exploit > 0 {
         return super::shell_exploit::run(args, &settings);
     }
