@@ -638,18 +638,16 @@ fn play_game(
     position.status().outcome().unwrap_or(Outcome::Draw)
 }
 
-/// A position after `turns` turns of uniformly random picks within distance 2 of the
-/// centre (fewer when the game ends or the area fills), from `seed`.
-fn opening(turns: u32, seed: u64) -> Position {
-    let mut rng = Rng::new(seed);
+/// The position after `turns` turns from the empty board, each turn's picks from
+/// `picks` (black's, white's), stopping early, at the last position still being
+/// played, when `picks` has none or a turn would end the game.
+pub(super) fn played(
+    turns: u64,
+    mut picks: impl FnMut(&Position) -> Option<(Cell, Cell)>,
+) -> Position {
     let mut position = Position::new();
     for _ in 0..turns {
-        let area: Vec<Cell> = position
-            .empty_cells()
-            .iter()
-            .filter(|c| c.col().abs_diff(4) <= 2 && c.row().abs_diff(4) <= 2)
-            .collect();
-        let (Some(&black), Some(&white)) = (rng.choose(&area), rng.choose(&area)) else {
+        let Some((black, white)) = picks(&position) else {
             break;
         };
         let mut next = position;
@@ -659,6 +657,20 @@ fn opening(turns: u32, seed: u64) -> Position {
         position = next;
     }
     position
+}
+
+/// A position after `turns` turns of uniformly random picks within distance 2 of the
+/// centre (fewer when the game ends or the area fills), from `seed`.
+fn opening(turns: u32, seed: u64) -> Position {
+    let mut rng = Rng::new(seed);
+    played(u64::from(turns), |position| {
+        let area: Vec<Cell> = position
+            .empty_cells()
+            .iter()
+            .filter(|c| c.col().abs_diff(4) <= 2 && c.row().abs_diff(4) <= 2)
+            .collect();
+        Some((*rng.choose(&area)?, *rng.choose(&area)?))
+    })
 }
 
 /// The styles the opponent model knows: all but `--model-without`'s.
