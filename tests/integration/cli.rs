@@ -295,35 +295,22 @@ fn the_exploiter_bench_plays_the_opponents_it_is_given() {
 /// `bench shell --exploit-positions` values the exploiter's best response against the
 /// search player in sampled positions: one line each (a value in −1..1 and the
 /// position, still being played), then their mean; the positions depend on the seed
-/// only, not on the player's flags, so two runs are paired.
+/// only, not on the player's flags, so two runs are paired. The command line it
+/// prints names the player's flags, and run again it gives the same values.
 #[test]
 fn the_exploiters_values_are_taken_in_the_same_positions_for_any_player() {
-    let run = |threshold: &str| {
-        let output = tabula(&[
-            "bench",
-            "shell",
-            "--exploit-positions",
-            "2",
-            "--exploit-depth",
-            "1",
-            "--exploit-samples",
-            "2",
-            "--exploit-jobs",
-            "2",
-            "--iterations",
-            "200",
-            "--movetime",
-            "0",
-            "--threshold",
-            threshold,
-            "--seed",
-            "3",
-        ]);
+    // (index, notation) of each position, the position lines, the printed command.
+    let run = |args: &[&str]| {
+        let output = tabula(args);
         let stdout = text(&output.stdout);
         assert!(output.status.success(), "{stdout}");
         let mut positions: Vec<(u32, String)> = Vec::new();
         let mut values = Vec::new();
-        for line in stdout.lines().filter(|l| l.starts_with("position ")) {
+        let lines: Vec<&str> = stdout
+            .lines()
+            .filter(|l| l.starts_with("position "))
+            .collect();
+        for &line in &lines {
             let index: u32 = line
                 .split(' ')
                 .nth(1)
@@ -352,14 +339,49 @@ fn the_exploiters_values_are_taken_in_the_same_positions_for_any_player() {
             .expect(last);
         assert!((printed - mean).abs() <= 1e-4, "{stdout}");
         positions.sort();
-        positions
+        let mut lines: Vec<String> = lines.into_iter().map(str::to_string).collect();
+        lines.sort();
+        let command = stdout.lines().next().unwrap_or_default().to_string();
+        (positions, lines, command)
     };
-    let first = run("0.05");
-    assert_eq!(first, run("0.3"));
+    let with_threshold = |threshold: &'static str| {
+        run(&[
+            "bench",
+            "shell",
+            "--exploit-positions",
+            "2",
+            "--exploit-depth",
+            "1",
+            "--exploit-samples",
+            "2",
+            "--exploit-jobs",
+            "2",
+            "--iterations",
+            "200",
+            "--movetime",
+            "0",
+            "--threshold",
+            threshold,
+            "--seed",
+            "3",
+        ])
+    };
+    let (first, _, _) = with_threshold("0.05");
+    let (second, lines, command) = with_threshold("0.3");
+    assert_eq!(first, second);
     // Sampled from play: each position has stones on it.
     for (_, notation) in &first {
         assert!(notation.chars().take(81).any(|c| c != '-'), "{notation}");
     }
+    assert!(command.contains(" --threshold 0.3 "), "{command}");
+    let again: Vec<&str> = command
+        .strip_prefix("command: tabula ")
+        .expect(&command)
+        .split(' ')
+        .collect();
+    let (_, lines_again, command_again) = run(&again);
+    assert_eq!(lines, lines_again);
+    assert_eq!(command, command_again);
 }
 
 /// A bench's report read by a reader that stops after its first line (as `| head -1`

@@ -94,6 +94,15 @@ impl Policy {
             _ => None,
         }
     }
+
+    /// The policy's name, as [`Policy::from_name`] reads it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Fours => "fours",
+            Policy::Threes => "threes",
+        }
+    }
 }
 
 impl Board {

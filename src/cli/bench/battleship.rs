@@ -26,6 +26,7 @@
 //! prior (the mixture prior updated within each game by its shots), with each
 //! style's cost to the uniform-prior hunter and the share of it each prior recovers.
 
+use super::mean_se;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
@@ -348,17 +349,6 @@ fn play_timed(
         _ => None,
     };
     Ok((games, cpu))
-}
-
-/// Mean and standard error of `values`.
-fn mean_se(values: &[f64]) -> (f64, f64) {
-    let n = values.len() as f64;
-    if n < 2.0 {
-        return (values.first().copied().unwrap_or(0.0), f64::INFINITY);
-    }
-    let mean = values.iter().sum::<f64>() / n;
-    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, (var / n).sqrt())
 }
 
 /// Prints `games`' paired differences with `reference` (same fleets, same seeds).

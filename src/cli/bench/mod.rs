@@ -238,6 +238,17 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
 }
 
+/// Mean and standard error of `values` (an infinite error for fewer than two).
+pub(super) fn mean_se(values: &[f64]) -> (f64, f64) {
+    let n = values.len() as f64;
+    if n < 2.0 {
+        return (values.first().copied().unwrap_or(0.0), f64::INFINITY);
+    }
+    let mean = values.iter().sum::<f64>() / n;
+    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, (var / n).sqrt())
+}
+
 /// The quick hunter's simulated-hunter model named `name`.
 fn parse_quick_model(name: &str) -> Result<tabula::ai::battleship::quick::Model, String> {
     tabula::ai::battleship::quick::Model::from_name(name)

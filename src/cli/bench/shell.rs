@@ -441,12 +441,12 @@ fn mean_max(gaps: &[f64]) -> (f64, f64) {
 /// player's budget, then at fixed iterations for regret matching and decoupled UCT.
 fn exploitability_set(args: &ShellArgs, settings: &Settings) -> Result<()> {
     println!(
-        "command: tabula bench shell --exploitability --movetime {} --iterations {} \
-         --selection {} --solve-positions {} --solve-min-empty {} --solve-max-empty {} \
+        "command: tabula bench shell --exploitability --movetime {} --iterations {}{} \
+         --solve-positions {} --solve-min-empty {} --solve-max-empty {} \
          --solve-budget {} --solve-extra {} --solve-seeds {} --seed {}",
         args.movetime,
         args.iterations,
-        args.selection.name(),
+        player_flags(args, settings),
         args.solve_positions,
         args.solve_min_empty,
         args.solve_max_empty,
@@ -673,6 +673,44 @@ fn opening(turns: u32, seed: u64) -> Position {
     })
 }
 
+/// The search player's flags as `settings` (made from `args` by [`settings`]) hold
+/// them, each with a leading space, for the command line a bench prints: run again,
+/// it plays the same player.
+pub(super) fn player_flags(args: &ShellArgs, settings: &Settings) -> String {
+    let mut flags = format!(
+        " --selection {} --root-width {} --width {} --threat-prior {} --threat-search {} \
+         --leaf {} --playout {} --contempt {} --open-empty {} --threshold {} \
+         --open-threshold {} --exploration {} --sharpen {}",
+        settings.selection.name(),
+        settings.root_width,
+        settings.width,
+        settings.threat_prior,
+        settings.threat_search,
+        settings.eval.name(),
+        settings.playout.name(),
+        settings.contempt,
+        settings.open_empty,
+        settings.threshold,
+        settings.open_threshold,
+        settings.exploration,
+        settings.sharpen
+    );
+    if settings.builder_cells > 0 {
+        flags.push_str(&format!(" --builder-cells {}", settings.builder_cells));
+    }
+    for (on, flag) in [
+        (settings.strict_blocks, " --strict-blocks"),
+        (settings.threat_games, " --threat-games"),
+        (settings.threat_answers, " --threat-answers"),
+        (settings.root_forcing, " --root-forcing"),
+    ] {
+        if on {
+            flags.push_str(flag);
+        }
+    }
+    flags + &model_flags(args)
+}
+
 /// The styles the opponent model knows: all but `--model-without`'s.
 pub(super) fn model_styles(args: &ShellArgs) -> Result<u32> {
     let mut known = ALL_STYLES;
@@ -698,27 +736,16 @@ pub fn run(args: &ShellArgs) -> Result<()> {
         return exploitability_set(args, &settings);
     }
     println!(
-        "command: tabula bench shell --games {} --movetime {} --iterations {} --selection {} \
-         --threads {} --playouts {} --endgame-empty {} --root-width {} --width {} \
-         --threat-prior {} --threat-search {} --leaf {} --contempt {} --open-empty {} --threshold {} --open-threshold {} --opening-turns {}{} --seed {}",
+        "command: tabula bench shell --games {} --movetime {} --iterations {} --threads {} \
+         --playouts {} --endgame-empty {} --opening-turns {}{} --seed {}",
         args.games,
         args.movetime,
         args.iterations,
-        args.selection.name(),
         args.threads,
         args.playouts,
         args.endgame_empty,
-        settings.root_width,
-        settings.width,
-        settings.threat_prior,
-        settings.threat_search,
-        settings.eval.name(),
-        settings.contempt,
-        settings.open_empty,
-        settings.threshold,
-        settings.open_threshold,
         args.opening_turns,
-        model_flags(args),
+        player_flags(args, &settings),
         args.seed
     );
     playout_speed("uniform", args.playouts, args.seed, playout::uniform);
@@ -785,7 +812,7 @@ pub fn run(args: &ShellArgs) -> Result<()> {
 
 /// The `--model` flags of the command line a bench prints: none without the model,
 /// and `--model-without` only when it names styles.
-pub(super) fn model_flags(args: &ShellArgs) -> String {
+fn model_flags(args: &ShellArgs) -> String {
     let flags = match (args.model, args.model_without.is_empty()) {
         (false, _) => String::new(),
         (true, true) => " --model".to_string(),
