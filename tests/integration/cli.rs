@@ -295,11 +295,13 @@ fn the_exploiter_bench_plays_the_opponents_it_is_given() {
 /// `bench shell --exploit-positions` values the exploiter's best response against the
 /// search player in sampled positions: one line each (a value in −1..1 and the
 /// position, still being played), then their mean; the positions depend on the seed
-/// only, not on the player's flags, so two runs are paired. The command line it
-/// prints names the player's flags, and run again it gives the same values.
+/// only, not on the player's flags, so two runs are paired, and `--exploit-baseline`
+/// reads the first run's report and prints the paired difference. The command line
+/// it prints names the player's flags, and run again it gives the same values.
 #[test]
 fn the_exploiters_values_are_taken_in_the_same_positions_for_any_player() {
-    // (index, notation) of each position, the position lines, the printed command.
+    // (index, notation) of each position, the position lines, the printed command,
+    // the values by index and the whole report.
     let run = |args: &[&str]| {
         let output = tabula(args);
         let stdout = text(&output.stdout);
@@ -331,7 +333,10 @@ fn the_exploiters_values_are_taken_in_the_same_positions_for_any_player() {
         assert_eq!(positions.len(), 2, "{stdout}");
         let mean = values.iter().sum::<f64>() / 2.0;
         // The mean of the values as printed (rounded to 4 places).
-        let last = stdout.lines().last().unwrap_or_default();
+        let last = stdout
+            .lines()
+            .find(|l| l.starts_with("exploiter's value against"))
+            .unwrap_or_default();
         let printed: f64 = last
             .strip_prefix("exploiter's value against search over 2 positions: mean ")
             .and_then(|rest| rest.split(' ').next())
@@ -342,10 +347,19 @@ fn the_exploiters_values_are_taken_in_the_same_positions_for_any_player() {
         let mut lines: Vec<String> = lines.into_iter().map(str::to_string).collect();
         lines.sort();
         let command = stdout.lines().next().unwrap_or_default().to_string();
-        (positions, lines, command)
+        let by_index: Vec<(u32, f64)> = positions
+            .iter()
+            .map(|(index, _)| *index)
+            .zip(values)
+            .collect();
+        (positions, lines, command, by_index, stdout)
     };
-    let with_threshold = |threshold: &'static str| {
-        run(&[
+    let dir = std::env::temp_dir().join(format!("tabula-exploit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let baseline = dir.join("baseline.out");
+    let baseline_arg = baseline.to_str().expect("a UTF-8 path").to_string();
+    let with_threshold = |threshold: &'static str, baseline: Option<&str>| {
+        let mut args = vec![
             "bench",
             "shell",
             "--exploit-positions",
@@ -364,11 +378,39 @@ fn the_exploiters_values_are_taken_in_the_same_positions_for_any_player() {
             threshold,
             "--seed",
             "3",
-        ])
+        ];
+        if let Some(path) = baseline {
+            args.extend(["--exploit-baseline", path]);
+        }
+        run(&args)
     };
-    let (first, _, _) = with_threshold("0.05");
-    let (second, lines, command) = with_threshold("0.3");
+    let (first, _, _, first_values, report) = with_threshold("0.05", None);
+    std::fs::write(&baseline, &report).expect("the baseline written");
+    let (second, lines, command, second_values, report) =
+        with_threshold("0.3", Some(&baseline_arg));
     assert_eq!(first, second);
+    // The paired line: the mean of this run's values minus the baseline's, index by
+    // index (positions may finish in either order).
+    let by_index = |values: &[(u32, f64)], index: u32| {
+        values
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, v)| *v)
+            .expect("paired")
+    };
+    let difference = [0, 1]
+        .iter()
+        .map(|&i| by_index(&second_values, i) - by_index(&first_values, i))
+        .sum::<f64>()
+        / 2.0;
+    let paired = report.lines().last().unwrap_or_default();
+    let prefix = format!("paired against {baseline_arg} over 2 positions: difference ");
+    let printed: f64 = paired
+        .strip_prefix(&prefix)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|d| d.trim_start_matches('+').parse().ok())
+        .expect(paired);
+    assert!((printed - difference).abs() <= 1e-4, "{report}");
     // Sampled from play: each position has stones on it.
     for (_, notation) in &first {
         assert!(notation.chars().take(81).any(|c| c != '-'), "{notation}");
@@ -379,9 +421,29 @@ fn the_exploiters_values_are_taken_in_the_same_positions_for_any_player() {
         .expect(&command)
         .split(' ')
         .collect();
-    let (_, lines_again, command_again) = run(&again);
+    let (_, lines_again, command_again, _, report_again) = run(&again);
     assert_eq!(lines, lines_again);
     assert_eq!(command, command_again);
+    assert_eq!(report.lines().last(), report_again.lines().last());
+    // Against its own report a run differs by nothing.
+    std::fs::write(&baseline, &report).expect("the baseline written");
+    let (_, _, _, _, report_self) = run(&again);
+    assert!(
+        report_self.lines().last().is_some_and(|l| l.ends_with(
+            "difference +0.0000 (se 0.0000), higher in 0, lower in 0"
+        )),
+        "{report_self}"
+    );
+    // A baseline that is not a report is refused before anything runs.
+    std::fs::write(&baseline, "nothing here\n").expect("the baseline written");
+    let output = tabula(&again);
+    assert!(!output.status.success());
+    assert!(
+        text(&output.stderr).contains("has no position lines"),
+        "{}",
+        text(&output.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A bench's report read by a reader that stops after its first line (as `| head -1`

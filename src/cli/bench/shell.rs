@@ -170,6 +170,11 @@ pub struct ShellArgs {
     /// `--seed` only, so runs with different player flags are paired.
     #[arg(long, default_value_t = 0)]
     pub(super) exploit_positions: u32,
+    /// With `--exploit-positions`: an earlier run's output (same `--seed`), read
+    /// before the run; the report ends with this run's value minus that one's,
+    /// paired position by position, with its standard error.
+    #[arg(long, value_name = "FILE", requires = "exploit_positions")]
+    pub(super) exploit_baseline: Option<std::path::PathBuf>,
     /// Measure only the exploitability of the search's played root strategy on a
     /// fixed set of endgames solved exactly (shell): at the player's budget
     /// (`--movetime`/`--iterations`), then at fixed iterations for both selections.
