@@ -1594,3 +1594,72 @@ fn arena_takes_protocol_version_2_0_and_refuses_another_version() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `examples/shell_builder.py`, an engine written outside Rust (Python; the rules
+/// kept by a child tabula), plays a refereed What the Shell match: every game ends
+/// by the rules (five in a row or a full board), never by a forfeit, and the engine
+/// beats the one-ply builder. Runs when python3 is installed; without it the test
+/// says it skipped, unless `TABULA_REQUIRE_PYTHON=1` (set by `.ci/run`).
+#[test]
+fn an_engine_written_in_python_plays_a_refereed_shell_match() {
+    let python = Command::new("python3").arg("--version").output();
+    if !python.is_ok_and(|o| o.status.success()) {
+        assert!(
+            std::env::var("TABULA_REQUIRE_PYTHON").as_deref() != Ok("1"),
+            "python3 is not installed and TABULA_REQUIRE_PYTHON=1: \
+             `apt-get install python3` (.ci/run does)"
+        );
+        eprintln!(
+            "SKIPPED an_engine_written_in_python_plays_a_refereed_shell_match: python3 is \
+             not installed"
+        );
+        return;
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/shell_builder.py");
+    let builder = format!("builder=python3 {script}");
+    // Bounded by iterations and seeded: the same games on any machine, at any load.
+    let tabula = format!("tabula={TABULA} --set iterations=3000 --set seed=1");
+    let output = Command::new(TABULA)
+        .env("TABULA", TABULA)
+        .args([
+            "arena",
+            "--game",
+            "shell",
+            "--engine",
+            &tabula,
+            "--engine",
+            &builder,
+            "--games",
+            "6",
+            "--tc",
+            "60+1",
+            "--random-plies",
+            "2",
+            "--seed",
+            "5",
+        ])
+        .output()
+        .expect("the arena runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert!(output.status.success(), "{stderr}\n{stdout}");
+    let games = finished(&stdout);
+    assert_eq!(games.len(), 6, "{stdout}");
+    for (_, _, _, result, reason) in &games {
+        assert!(
+            ["1-0", "0-1", "1/2-1/2"].contains(&result.as_str()),
+            "{stdout}"
+        );
+        assert!(
+            reason.contains("winning turtles") || reason.contains("full"),
+            "a game ended otherwise than by the rules: {reason}\n{stdout}"
+        );
+    }
+    let (wins, losses, draws, n) = score(&stdout);
+    assert_eq!(n, 6);
+    // The builder is one ply deep and predictable: at most one game of six escapes.
+    assert!(
+        2 * wins + draws >= 10,
+        "{wins} - {losses} - {draws}\n{stdout}"
+    );
+}
