@@ -3,9 +3,9 @@
 threat-builder that speaks the protocol on stdin/stdout.
 
 It shows the shortest way to a working engine: the rules are left to a child
-`tabula --game shell`, which keeps the game (every command but `name` and
-`genmove` is passed to it and its answer passed back), and only the pick is this
-program's own. Its pick, in order:
+`tabula --game shell`, which keeps the game (every command but `name`,
+`list_games`, `set_game` of another game and `genmove` is passed to it and its
+answer passed back), and only the pick is this program's own. Its pick, in order:
 
 1. the first empty cell (a1, b1, ... i9) where its own turtle completes five;
 2. else the first empty cell where the opponent's turtle would complete five
@@ -142,6 +142,11 @@ def main():
         command = words[0].lower() if words else ""
         if command == "name":
             reply = [f"={number} shell_builder"]
+        elif command == "list_games":
+            reply = [f"={number} shell"]
+        elif command == "set_game" and words[1:] != ["shell"]:
+            # The child would switch games; this engine only picks Shell cells.
+            reply = [f"?{number} unknown game: this engine plays only shell"]
         elif command in ("genmove", "reg_genmove") and len(words) == 2:
             colour = words[1].lower()
             status = rules.ask("status")
@@ -153,7 +158,10 @@ def main():
             else:
                 board = position[0][2:].split()[0]
                 index = pick(board, "X" if colour.startswith("b") else "O")
-                reply = [f"={number} {name_of(index)}"]
+                if index is None:
+                    reply = [f"?{number} no empty cell"]
+                else:
+                    reply = [f"={number} {name_of(index)}"]
         else:
             reply = rules.ask(line) or [f"?{number} the rules bookkeeper has stopped"]
         print("\n".join(reply) + "\n", flush=True)

@@ -492,3 +492,38 @@ fn verbose_echoes_the_protocol_stream() {
     assert!(!quiet.stdout.contains("> "), "{}", quiet.stdout);
     assert_eq!(run.counts(), quiet.counts());
 }
+
+/// `examples/shell_builder.py`, a Shell engine written outside Rust, passes every
+/// What the Shell case of the suite: the cases ask for nothing only tabula would
+/// answer. Runs when python3 is installed; without it the test says it skipped,
+/// unless `TABULA_REQUIRE_PYTHON=1` (set by `.ci/run`).
+#[test]
+fn the_python_example_engine_passes_the_shell_suite() {
+    let python = Command::new("python3").arg("--version").output();
+    if !python.is_ok_and(|o| o.status.success()) {
+        assert!(
+            std::env::var("TABULA_REQUIRE_PYTHON").as_deref() != Ok("1"),
+            "python3 is not installed and TABULA_REQUIRE_PYTHON=1"
+        );
+        eprintln!("SKIPPED the_python_example_engine_passes_the_shell_suite: no python3");
+        return;
+    }
+    let root = env!("CARGO_MANIFEST_DIR");
+    // Each file's engine starts in that file's folder: an absolute path to the script.
+    let engine = format!("python3 {root}/examples/shell_builder.py");
+    let output = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .env("TABULA", env!("CARGO_BIN_EXE_tabula"))
+        .args(["conformance", "--engine", &engine, "conformance/shell"])
+        .current_dir(root)
+        .output()
+        .expect("tabula conformance runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let (files, cases) = suite_cases(&Path::new(root).join("conformance/shell"));
+    assert!(files >= 5 && cases >= 100, "{files} files, {cases} cases");
+    assert_eq!(
+        stdout.lines().last(),
+        Some(format!("{cases} passed, 0 failed").as_str()),
+        "{stdout}"
+    );
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+}
