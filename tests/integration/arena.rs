@@ -1602,21 +1602,10 @@ fn arena_takes_protocol_version_2_0_and_refuses_another_version() {
 /// says it skipped, unless `TABULA_REQUIRE_PYTHON=1` (set by `.ci/run`).
 #[test]
 fn an_engine_written_in_python_plays_a_refereed_shell_match() {
-    let python = Command::new("python3").arg("--version").output();
-    if !python.is_ok_and(|o| o.status.success()) {
-        assert!(
-            std::env::var("TABULA_REQUIRE_PYTHON").as_deref() != Ok("1"),
-            "python3 is not installed and TABULA_REQUIRE_PYTHON=1: \
-             `apt-get install python3` (.ci/run does)"
-        );
-        eprintln!(
-            "SKIPPED an_engine_written_in_python_plays_a_refereed_shell_match: python3 is \
-             not installed"
-        );
+    if !crate::common::python3_present("an_engine_written_in_python_plays_a_refereed_shell_match") {
         return;
     }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/shell_builder.py");
-    let builder = format!("builder=python3 {script}");
+    let builder = format!("builder={}", crate::common::shell_builder());
     // Bounded by iterations and seeded: the same games on any machine, at any load.
     let tabula = format!("tabula={TABULA} --set iterations=3000 --set seed=1");
     let output = Command::new(TABULA)

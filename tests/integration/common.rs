@@ -23,6 +23,32 @@ pub struct Answer {
     pub text: String,
 }
 
+/// True when `python3` runs here. When it does not, says on stderr that `test`
+/// skipped, unless `TABULA_REQUIRE_PYTHON=1` (set by `.ci/run`), which makes its
+/// absence a failure.
+pub fn python3_present(test: &str) -> bool {
+    let python = Command::new("python3").arg("--version").output();
+    if python.is_ok_and(|o| o.status.success()) {
+        return true;
+    }
+    assert!(
+        std::env::var("TABULA_REQUIRE_PYTHON").as_deref() != Ok("1"),
+        "python3 is not installed and TABULA_REQUIRE_PYTHON=1: `apt-get install python3` \
+         (.ci/run does)"
+    );
+    eprintln!("SKIPPED {test}: python3 is not installed");
+    false
+}
+
+/// The command that starts `examples/shell_builder.py` (an absolute path, so it
+/// runs from any folder).
+pub fn shell_builder() -> String {
+    format!(
+        "python3 {}/examples/shell_builder.py",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
 /// Runs `tabula ARGS` once with `input` piped to its stdin (closed at once) and
 /// waits for it: its exit status, stdout and stderr.
 pub fn run_with_input(args: &[&str], input: &[u8]) -> std::process::Output {

@@ -499,18 +499,12 @@ fn verbose_echoes_the_protocol_stream() {
 /// unless `TABULA_REQUIRE_PYTHON=1` (set by `.ci/run`).
 #[test]
 fn the_python_example_engine_passes_the_shell_suite() {
-    let python = Command::new("python3").arg("--version").output();
-    if !python.is_ok_and(|o| o.status.success()) {
-        assert!(
-            std::env::var("TABULA_REQUIRE_PYTHON").as_deref() != Ok("1"),
-            "python3 is not installed and TABULA_REQUIRE_PYTHON=1"
-        );
-        eprintln!("SKIPPED the_python_example_engine_passes_the_shell_suite: no python3");
+    if !crate::common::python3_present("the_python_example_engine_passes_the_shell_suite") {
         return;
     }
     let root = env!("CARGO_MANIFEST_DIR");
-    // Each file's engine starts in that file's folder: an absolute path to the script.
-    let engine = format!("python3 {root}/examples/shell_builder.py");
+    // Each file's engine starts in that file's folder: the script's path is absolute.
+    let engine = crate::common::shell_builder();
     let output = Command::new(env!("CARGO_BIN_EXE_tabula"))
         .env("TABULA", env!("CARGO_BIN_EXE_tabula"))
         .args(["conformance", "--engine", &engine, "conformance/shell"])
