@@ -15,8 +15,12 @@ use crate::client::{self, Client, Echo, Launch};
 pub enum Fault {
     /// The process could not be started.
     Spawn(String),
-    /// The engine closed its output (it crashed or quit); its exit status if known.
-    Exited(Option<String>),
+    /// The engine closed its output (it crashed or quit): its exit status if known,
+    /// and the last line it wrote on stderr, if any (often the reason).
+    Exited {
+        status: Option<String>,
+        stderr: Option<String>,
+    },
     /// No complete answer within the per-command timeout; the engine was killed.
     Timeout(Duration),
     /// A line that is not GTP 2 framing where an answer was due.
@@ -39,8 +43,16 @@ impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Fault::Spawn(why) => write!(f, "the engine did not start: {why}"),
-            Fault::Exited(Some(status)) => write!(f, "the engine exited ({status})"),
-            Fault::Exited(None) => f.write_str("the engine closed its output"),
+            Fault::Exited { status, stderr } => {
+                match status {
+                    Some(status) => write!(f, "the engine exited ({status})")?,
+                    None => f.write_str("the engine closed its output")?,
+                }
+                match stderr {
+                    Some(line) => write!(f, "; its stderr ends {line:?}"),
+                    None => Ok(()),
+                }
+            }
             Fault::Timeout(limit) => {
                 write!(f, "timeout: no answer within {} s", limit.as_secs_f64())
             }
@@ -120,6 +132,21 @@ impl Engine {
     /// soon enough to tell.
     fn exited(&mut self) -> Fault {
         let status = self.client.wait_exit(Duration::from_millis(500));
-        Fault::Exited(status.map(|status| status.to_string()))
+        // The stderr reader may still be on the last lines of a process that is gone.
+        let mut stderr = self.client.stderr_tail();
+        for _ in 0..20 {
+            if !stderr.is_empty() || status.is_none() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+            stderr = self.client.stderr_tail();
+        }
+        Fault::Exited {
+            status: status.map(|status| status.to_string()),
+            stderr: stderr
+                .into_iter()
+                .rev()
+                .find(|line| !line.trim().is_empty()),
+        }
     }
 }

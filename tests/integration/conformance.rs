@@ -521,3 +521,16 @@ fn the_python_example_engine_passes_the_shell_suite() {
     );
     assert_eq!(output.status.code(), Some(0), "{stdout}");
 }
+
+/// An engine that dies at the start (a wrong path, a missing file) fails its cases
+/// with its exit status and the last line it wrote on stderr, which usually says why.
+#[test]
+fn an_engine_that_dies_is_reported_with_its_last_stderr_line() {
+    let engine = "sh -c 'echo first line >&2; echo cannot open weights.bin >&2; exit 4'";
+    let run = conformance(&["--engine", engine, &fixture("fake/basic.tst")]);
+    run.assert_shows(
+        "case 1 FAILED: 1 protocol_version | expected [2] | not run: the engine exited \
+         (exit status: 4); its stderr ends \"cannot open weights.bin\"",
+    );
+    assert_eq!(run.counts(), "0 passed, 10 failed", "{}", run.stdout);
+}
