@@ -36,6 +36,8 @@ use std::collections::HashMap;
 
 use super::candidates::{WINDOWS, capture_cells, five_holes, weighted_window_scores};
 use super::greedy;
+use super::tactician;
+use super::last_turn::LastTurn;
 use super::lp;
 use super::matrix::Solution;
 use super::playout;
@@ -70,13 +72,15 @@ pub struct Stats {
     pub horizon: u64,
     /// Serialized nodes settled by the line analysis ([`reach`]) without a search.
     pub proven: u64,
+    /// Nodes one turn from the cut valued by [`LastTurn`] (serialized or exact).
+    pub last_turns: u64,
 }
 
 impl Stats {
     /// All nodes searched, the budget's measure.
     #[must_use]
     pub fn nodes(&self) -> u64 {
-        self.exact_nodes + self.serial_nodes
+        self.exact_nodes + self.serial_nodes + self.last_turns
     }
 }
 
@@ -188,6 +192,7 @@ type Interval = (f64, f64);
 pub struct Exact {
     exact: MixMap<(Position, u8), f64>,
     serial: MixMap<Key, Bound>,
+    last: MixMap<Key, Last>,
     /// What it did so far.
     pub stats: Stats,
     /// The most nodes ([`Stats::nodes`]) one solve may search before it gives up.
@@ -202,6 +207,11 @@ pub struct Exact {
     pub bounds: bool,
     /// Turns beyond the root's empty cells before a line is cut as a draw.
     pub extra: u32,
+    /// When set, the turns from the root before a line is cut as a draw, in place of
+    /// the root's empty cells plus [`Exact::extra`].
+    pub horizon: Option<u32>,
+    /// When set, a solve gives up at this instant as when its budget runs out.
+    pub deadline: Option<std::time::Instant>,
     /// Per turns left, the answer that last refuted a first pick (a cell index,
     /// `u8::MAX` for none), tried first by the second mover.
     killers: [u8; 256],
@@ -263,6 +273,15 @@ impl Key {
             first: first.index() as u8,
         }
     }
+}
+
+/// A position one turn from the cut: its serialized values (black first, white first)
+/// and its exact value (NaN until asked for).
+#[derive(Clone, Copy)]
+struct Last {
+    lo: i8,
+    hi: i8,
+    value: f64,
 }
 
 /// A serialized value's bounds (`lo..=hi`, black's) and the first mover's best pick
@@ -400,19 +419,35 @@ impl Exact {
         Exact {
             exact: MixMap::default(),
             serial: MixMap::default(),
+            last: MixMap::default(),
             stats: Stats::default(),
             budget,
             limit: u64::MAX,
             aborted: false,
-            symmetric: true,
+            symmetric: false,
             bounds: true,
             extra: EXTRA_DEPTH,
+            horizon: None,
+            deadline: None,
             killers: [u8::MAX; 256],
         }
     }
 
+    /// The turns a solve from `position` looks ahead before cutting a line as a draw.
+    #[must_use]
+    pub fn turns(&self, position: &Position) -> u32 {
+        self.horizon
+            .unwrap_or(position.empty_cells().len() + self.extra)
+            .max(1)
+    }
+
     fn spend(&mut self) {
         if self.stats.nodes() > self.limit {
+            self.aborted = true;
+        }
+        if self.stats.nodes().is_multiple_of(256)
+            && self.deadline.is_some_and(|d| std::time::Instant::now() >= d)
+        {
             self.aborted = true;
         }
     }
@@ -427,8 +462,7 @@ impl Exact {
     /// which may hold values cut short, are forgotten.
     fn finish(&mut self) -> bool {
         if self.aborted {
-            self.exact.clear();
-            self.serial.clear();
+            self.forget();
             return false;
         }
         true
@@ -454,6 +488,10 @@ impl Exact {
         }
         if self.aborted {
             return (0, None);
+        }
+        if turns == 1 {
+            let (lo, hi) = self.last_bounds(position);
+            return (if first == Color::Black { lo } else { hi }, None);
         }
         let (mut lo, mut hi) = reach(position, turns);
         if lo == hi {
@@ -580,6 +618,10 @@ impl Exact {
         if turns == 0 {
             return (0.0, 0.0, None, None);
         }
+        if turns == 1 && self.bounds {
+            let (lo, hi) = self.last_bounds(position);
+            return (f64::from(lo), f64::from(hi), None, None);
+        }
         if let Some(v) = self.lookup(position, turns) {
             return (v, v, None, None);
         }
@@ -610,22 +652,63 @@ impl Exact {
         if self.aborted {
             return 0.0;
         }
+        if turns == 1 {
+            return self.last_turn(position);
+        }
         let (lo, hi) = reach(position, turns);
         if lo == hi {
             self.stats.proven += 1;
             return f64::from(lo);
         }
-        if let Some(v) = self.lookup(position, turns) {
-            return v;
+        let (image, swap) = canonical(position, self.symmetric);
+        let key = (image, turns as u8);
+        if let Some(&v) = self.exact.get(&key) {
+            self.stats.hits += 1;
+            return if swap { -v } else { v };
         }
         self.stats.exact_nodes += 1;
         self.spend();
         let value = self.solve_node(position, turns);
         if !self.aborted {
-            let (image, swap) = canonical(position, self.symmetric);
-            let stored = if swap { -value } else { value };
-            self.exact.insert((image, turns as u8), stored);
+            self.exact.insert(key, if swap { -value } else { value });
         }
+        value
+    }
+
+    /// The serialized values (black first, white first) of `position` with one turn
+    /// left ([`LastTurn`]), remembered.
+    fn last_bounds(&mut self, position: &Position) -> (i8, i8) {
+        let key = Key::of(position, 1, Color::Black);
+        if let Some(entry) = self.last.get(&key) {
+            self.stats.hits += 1;
+            return (entry.lo, entry.hi);
+        }
+        self.stats.last_turns += 1;
+        let turn = LastTurn::new(position);
+        let (lo, hi) = (turn.serial(Color::Black), turn.serial(Color::White));
+        let value = if lo == hi { f64::from(lo) } else { f64::NAN };
+        self.last.insert(key, Last { lo, hi, value });
+        (lo, hi)
+    }
+
+    /// Black's exact value of `position` with one turn left ([`LastTurn`]): the
+    /// serialized values where they meet, else the matrix game of the joint picks.
+    fn last_turn(&mut self, position: &Position) -> f64 {
+        self.last_bounds(position);
+        let key = Key::of(position, 1, Color::Black);
+        let Some(&entry) = self.last.get(&key) else {
+            return 0.0;
+        };
+        if !entry.value.is_nan() {
+            return entry.value;
+        }
+        let turn = LastTurn::new(position);
+        let cells: Vec<Cell> = position.empty_cells().iter().collect();
+        let mut matrix = Vec::with_capacity(cells.len() * cells.len());
+        turn.matrix(&cells, &mut matrix);
+        self.stats.programs += 1;
+        let value = lp::solve(&matrix, cells.len(), cells.len()).value;
+        self.last.insert(key, Last { value, ..entry });
         value
     }
 
@@ -654,10 +737,130 @@ impl Exact {
         solution.value.clamp(lo, hi)
     }
 
+    /// An equilibrium of `position`'s game cut `turns` turns ahead: black's value and
+    /// both colours' strategies (cells with their shares), found by double oracle at
+    /// the root (pure when the serialized bounds meet: each colour's serialized first
+    /// pick then holds the value). `None` when the game is over or the budget or the
+    /// deadline runs out first; unlike [`Exact::value`] the tables are kept then (every
+    /// value in them was finished before the solve stopped), so a solve that follows,
+    /// deeper or from a later position, starts from them.
+    pub fn equilibrium(&mut self, position: &Position, turns: u32) -> Option<Equilibrium> {
+        if position.status().is_over() || turns == 0 {
+            return None;
+        }
+        self.begin();
+        let cells: Vec<Cell> = position.empty_cells().iter().collect();
+        let n = cells.len();
+        let (lo, hi, black_pick, white_pick) = self.bounds_of(position, turns);
+        let index = |pick: Option<Cell>| {
+            pick.and_then(|c| cells.iter().position(|&x| x == c))
+                .unwrap_or(0)
+        };
+        let start = (index(black_pick), index(white_pick));
+        let solution = if hi - lo <= EPS && black_pick.is_some() && white_pick.is_some() {
+            let pure = |k: usize| (0..n).map(|i| f64::from(u8::from(i == k))).collect();
+            Solution {
+                rows: pure(start.0),
+                cols: pure(start.1),
+                value: lo,
+            }
+        } else {
+            let mut node = Node {
+                solver: self,
+                position,
+                cells: &cells,
+                turns,
+            };
+            let (solution, programs) = double_oracle(&mut node, n, n, start);
+            self.stats.programs += programs;
+            solution
+        };
+        if self.aborted {
+            self.aborted = false;
+            return None;
+        }
+        let mix = |shares: &[f64]| {
+            cells
+                .iter()
+                .copied()
+                .zip(shares.iter().copied())
+                .filter(|m| m.1 > 0.0)
+                .collect()
+        };
+        Some(Equilibrium {
+            bounds: (lo, hi),
+            value: solution.value.clamp(lo, hi),
+            black: mix(&solution.rows),
+            white: mix(&solution.cols),
+        })
+    }
+
+    /// Whether `color` committing to `pick` now, and first at every later turn,
+    /// still gets at least `target` (black's value; −1, 0 or 1 for black, the
+    /// opponent answering each pick knowing it): a pick that holds the value even
+    /// then holds it in the simultaneous game. `None` when the budget or the
+    /// deadline runs out first (the tables are kept).
+    pub fn holds(
+        &mut self,
+        position: &Position,
+        turns: u32,
+        color: Color,
+        pick: Cell,
+        target: i8,
+    ) -> Option<bool> {
+        if position.status().is_over() || turns == 0 || !position.is_empty(pick) {
+            return None;
+        }
+        self.begin();
+        let answers = Picks::ordered(position, color.opponent(), Some(pick));
+        let mut holds = true;
+        for &answer in answers.cells() {
+            let (b, w) = if color == Color::Black {
+                (pick, answer)
+            } else {
+                (answer, pick)
+            };
+            let next = child(position, b, w);
+            // Black needs every answer at least `target`, white at most.
+            let (v, _) = if color == Color::Black {
+                self.serial(&next, turns - 1, color, target - 1, target)
+            } else {
+                self.serial(&next, turns - 1, color, target, target + 1)
+            };
+            if (color == Color::Black && v < target) || (color == Color::White && v > target) {
+                holds = false;
+                break;
+            }
+        }
+        if self.aborted {
+            self.aborted = false;
+            return None;
+        }
+        Some(holds)
+    }
+
+    /// Sets the nodes one solve may search before it gives up.
+    pub fn set_budget(&mut self, nodes: u64) {
+        self.budget = nodes;
+    }
+
+    /// Positions remembered in the tables (exact values and serialized bounds).
+    #[must_use]
+    pub fn remembered(&self) -> usize {
+        self.exact.len() + self.serial.len() + self.last.len()
+    }
+
+    /// Forgets every remembered value.
+    pub fn forget(&mut self) {
+        self.exact.clear();
+        self.serial.clear();
+        self.last.clear();
+    }
+
     /// Black's exact value of `position` (the game cut at its empty cells plus
     /// [`EXTRA_DEPTH`] turns), `None` when the budget runs out.
     pub fn value(&mut self, position: &Position) -> Option<f64> {
-        let turns = position.empty_cells().len() + self.extra;
+        let turns = self.turns(position);
         self.begin();
         let v = self.value_at(position, turns);
         self.finish().then_some(v)
@@ -671,7 +874,7 @@ impl Exact {
             return None;
         }
         let cells: Vec<Cell> = position.empty_cells().iter().collect();
-        let turns = cells.len() as u32 + self.extra;
+        let turns = self.turns(position);
         self.begin();
         let mut matrix = Vec::with_capacity(cells.len() * cells.len());
         for &b in &cells {
@@ -694,12 +897,25 @@ impl Exact {
     /// The serialized bounds of `position` (black first, white first) with the same
     /// turn horizon as [`Exact::value`].
     pub fn serialized_bounds(&mut self, position: &Position) -> Option<(f64, f64)> {
-        let turns = position.empty_cells().len() + self.extra;
+        let turns = self.turns(position);
         self.begin();
         let (lo, _) = self.serial(position, turns, Color::Black, -1, 1);
         let (hi, _) = self.serial(position, turns, Color::White, -1, 1);
         self.finish().then_some((f64::from(lo), f64::from(hi)))
     }
+}
+
+/// A solved root: black's value and an equilibrium strategy of each colour.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Equilibrium {
+    /// The serialized values, black committing first and white committing first.
+    pub bounds: (f64, f64),
+    /// Black's value.
+    pub value: f64,
+    /// Black's strategy: cells with positive shares.
+    pub black: Vec<(Cell, f64)>,
+    /// White's strategy.
+    pub white: Vec<(Cell, f64)>,
 }
 
 /// The entries of a matrix game as double oracle sees them: exact values, computed
@@ -961,9 +1177,54 @@ fn defend(position: &Position, color: Color, rng: &mut Rng) -> Option<Cell> {
 /// cells, collisions lay eggs, captures hatch them), unlike random fillings.
 #[must_use]
 pub fn played_position(seed: u64, min_empty: u32, max_empty: u32) -> Option<Position> {
+    sampled(seed, min_empty, max_empty, |position, _, rng| {
+        if position.empty_cells().len() > DEFEND_FROM {
+            Some((
+                greedy::pick(position, Color::Black, rng)?,
+                greedy::pick(position, Color::White, rng)?,
+            ))
+        } else {
+            Some((
+                defend(position, Color::Black, rng)?,
+                defend(position, Color::White, rng)?,
+            ))
+        }
+    })
+}
+
+/// The position of tactician game `seed` at the first turn with at most `max_empty`
+/// empty cells, if the game gets there still ongoing with at least `min_empty`: three
+/// random picks a side, then the tactician ([`super::tactician`], alpha-beta with
+/// threat-space search) on both sides. Two players who block every line they see
+/// reach 10–14 empty cells in about half their games, with threats still on the board
+/// and many eggs.
+#[must_use]
+pub fn tactician_position(seed: u64, min_empty: u32, max_empty: u32) -> Option<Position> {
+    sampled(seed, min_empty, max_empty, |position, turn, rng| {
+        if turn < 3 {
+            let empty: Vec<Cell> = position.empty_cells().iter().collect();
+            Some((*rng.choose(&empty)?, *rng.choose(&empty)?))
+        } else {
+            Some((
+                tactician::pick(position, Color::Black)?,
+                tactician::pick(position, Color::White)?,
+            ))
+        }
+    })
+}
+
+/// Game `seed` from the empty board, each turn's picks from `picks` (the position,
+/// the turn, the game's generator), at the first turn with at most `max_empty` empty
+/// cells, if it gets there ongoing with at least `min_empty`.
+fn sampled(
+    seed: u64,
+    min_empty: u32,
+    max_empty: u32,
+    mut picks: impl FnMut(&Position, u32, &mut Rng) -> Option<(Cell, Cell)>,
+) -> Option<Position> {
     let mut rng = Rng::new(seed);
     let mut position = Position::new();
-    for _ in 0..2 * playout::MAX_TURNS {
+    for turn in 0..2 * playout::MAX_TURNS {
         if position.status().is_over() {
             return None;
         }
@@ -971,20 +1232,52 @@ pub fn played_position(seed: u64, min_empty: u32, max_empty: u32) -> Option<Posi
         if empty <= max_empty {
             return (empty >= min_empty).then_some(position);
         }
-        let (black, white) = if empty > DEFEND_FROM {
-            (
-                greedy::pick(&position, Color::Black, &mut rng)?,
-                greedy::pick(&position, Color::White, &mut rng)?,
-            )
-        } else {
-            (
-                defend(&position, Color::Black, &mut rng)?,
-                defend(&position, Color::White, &mut rng)?,
-            )
-        };
+        let (black, white) = picks(&position, turn, &mut rng)?;
         position.resolve_turn_quiet(black, white).ok()?;
     }
     None
+}
+
+/// Where the exploitability set's endgames come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sampler {
+    /// [`played_position`]: greedy play, then two defenders.
+    Defenders,
+    /// [`tactician_position`]: the tactician on both sides.
+    Tactician,
+}
+
+impl Sampler {
+    /// The names `--solve-sampler` takes.
+    pub const NAMES: [&'static str; 2] = ["defenders", "tactician"];
+
+    /// The sampler of a name in [`Sampler::NAMES`].
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Sampler> {
+        match name {
+            "defenders" => Some(Sampler::Defenders),
+            "tactician" => Some(Sampler::Tactician),
+            _ => None,
+        }
+    }
+
+    /// Its name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Sampler::Defenders => "defenders",
+            Sampler::Tactician => "tactician",
+        }
+    }
+
+    /// Game `seed`'s first position with `min_empty..=max_empty` empty cells.
+    #[must_use]
+    pub fn position(self, seed: u64, min_empty: u32, max_empty: u32) -> Option<Position> {
+        match self {
+            Sampler::Defenders => played_position(seed, min_empty, max_empty),
+            Sampler::Tactician => tactician_position(seed, min_empty, max_empty),
+        }
+    }
 }
 
 /// A fixed set of `count` endgames with `min_empty..=max_empty` empty cells from the
@@ -993,6 +1286,7 @@ pub fn played_position(seed: u64, min_empty: u32, max_empty: u32) -> Option<Posi
 /// its budget, each with its solved root, the solver's counts and seconds.
 pub fn solved_set(
     solver: &mut Exact,
+    sampler: Sampler,
     count: usize,
     min_empty: u32,
     max_empty: u32,
@@ -1003,7 +1297,7 @@ pub fn solved_set(
         if set.len() >= count {
             break;
         }
-        let Some(position) = played_position(seed, min_empty, max_empty) else {
+        let Some(position) = sampler.position(seed, min_empty, max_empty) else {
             continue;
         };
         let started = std::time::Instant::now();
@@ -1024,6 +1318,7 @@ pub fn solved_set(
             stats.hits -= before.hits;
             stats.horizon -= before.horizon;
             stats.proven -= before.proven;
+            stats.last_turns -= before.last_turns;
             set.push((
                 seed,
                 position,
@@ -1132,34 +1427,6 @@ mod tests {
             checked >= 4,
             "{checked} endgames within the brute force's budget"
         );
-    }
-
-    /// Sampling game `seed` as the tactician plays it on both sides after three random
-    /// picks each, at the first turn with at most `max_empty` empty cells, if it gets
-    /// there ongoing with at least `min_empty`: real games, as far as they go.
-    fn tactician_position(seed: u64, min_empty: u32, max_empty: u32) -> Option<Position> {
-        use crate::ai::shell::tactician;
-        let mut rng = Rng::new(seed);
-        let mut position = Position::new();
-        for turn in 0..2 * playout::MAX_TURNS {
-            if position.status().is_over() {
-                return None;
-            }
-            let empty: Vec<Cell> = position.empty_cells().iter().collect();
-            if empty.len() as u32 <= max_empty {
-                return (empty.len() as u32 >= min_empty).then_some(position);
-            }
-            let (black, white) = if turn < 3 {
-                (*rng.choose(&empty)?, *rng.choose(&empty)?)
-            } else {
-                (
-                    tactician::pick(&position, Color::Black)?,
-                    tactician::pick(&position, Color::White)?,
-                )
-            };
-            position.resolve_turn_quiet(black, white).ok()?;
-        }
-        None
     }
 
     /// How far the solver reaches (run by hand: `SURVEY=sampler,empties,count,budget,

@@ -31,10 +31,12 @@
 //! Values are black's (+1 win, −1 loss, 0 draw); white's are their negation.
 
 use std::thread;
+use std::time::Instant;
 
 use super::candidates::{
     ListOptions, Tactics, candidates_both, candidates_with, capture_cells, five_holes,
 };
+use super::endgame::Endgame;
 use super::matrix;
 use super::model::Prediction;
 use super::playout;
@@ -167,7 +169,25 @@ pub struct Settings {
     /// player it cannot name, an almost pure pick on the open board is what a
     /// look-ahead exploiter punishes (docs/shell-player.md).
     pub modelled: bool,
+    /// Boards with at most this many empty cells are solved exactly at the root
+    /// first ([`super::endgame`]), one turn deeper at a time within a share of the
+    /// move: a root that is a simultaneous game within [`ENDGAME_MIN_TURNS`] turns or
+    /// more is played at the deepest solve's equilibrium; otherwise the tree search
+    /// plays among the picks that hold the solved value. 0: never.
+    pub endgame_empty: u32,
 }
+
+/// The shallowest solved cut whose simultaneous root the endgame plays as solved: a
+/// shallower equilibrium sees too little past the next turn (its mix measured more
+/// exploitable than the tree search's, docs/shell-player.md).
+pub const ENDGAME_MIN_TURNS: u32 = 3;
+/// Solver nodes per search iteration when the move is bounded by iterations, not by
+/// a clock: the endgame's first share (the tree search has the iterations).
+const ENDGAME_NODES: u64 = 2;
+/// Of a clocked move, the share the endgame's deepening may take before the tree
+/// search starts (all of the move when the root is simultaneous), and the share by
+/// which the safe picks must be checked.
+const ENDGAME_SHARES: (f64, f64) = (0.3, 0.45);
 
 /// The probability the opponent's root choice `chosen` had when the predicted cell
 /// `predicted` replaces its regret-matched draw (`drawn`, of probability `p`) with
@@ -261,6 +281,7 @@ impl Default for Settings {
             open_empty: OPEN_EMPTY,
             prediction: None,
             modelled: false,
+            endgame_empty: ENDGAME_EMPTY,
         }
     }
 }
@@ -374,9 +395,12 @@ struct Buffers {
 /// The trees' storage kept from move to move: emptied, never freed, by each new
 /// search, so that a move grows into memory it already has instead of allocating
 /// and copying as the tree grows, and frees nothing before it answers.
+///
+/// It also keeps the endgame solver's tables ([`super::endgame`]).
 #[derive(Default)]
 pub struct Memory {
     buffers: Vec<Buffers>,
+    endgame: Endgame,
 }
 
 impl Memory {
@@ -393,7 +417,10 @@ impl Memory {
                 path: Vec::with_capacity(128),
             })
             .collect();
-        Memory { buffers }
+        Memory {
+            buffers,
+            endgame: Endgame::default(),
+        }
     }
 
     fn take(&mut self) -> Buffers {
@@ -1031,6 +1058,9 @@ const OPEN_THRESHOLD: f64 = 0.35;
 /// Boards with more empty cells than this are open for [`Settings::open_threshold`].
 pub const OPEN_EMPTY: u32 = 20;
 
+/// The default [`Settings::endgame_empty`].
+pub const ENDGAME_EMPTY: u32 = 14;
+
 /// The indices of `weights` whose share reaches [`SUPPORT`].
 fn support(weights: &[(Cell, f64)]) -> Vec<usize> {
     let total: f64 = weights.iter().map(|w| w.1.max(0.0)).sum();
@@ -1218,6 +1248,85 @@ pub fn search(
     )
 }
 
+/// What the endgame solve tells the search.
+enum Ended {
+    /// Play this mix (a simultaneous root, solved).
+    Play(Vec<(Cell, f64)>),
+    /// Search, then play only among these picks (they hold the solved value).
+    Keep(u128),
+    /// Search as usual (nothing solved in time).
+    Search,
+}
+
+/// The endgame's part of a move ([`Settings::endgame_empty`]): deepen within the
+/// first share of the move; a simultaneous root solved at least
+/// [`ENDGAME_MIN_TURNS`] deep deepens on to the end of the move and is played; a
+/// settled one has its safe picks checked within the second share.
+fn endgame(
+    position: &Position,
+    color: Color,
+    settings: &Settings,
+    limits: &Limits<'_>,
+    endgame: &mut Endgame,
+) -> Ended {
+    let now = Instant::now();
+    let at = |share: f64| {
+        limits
+            .deadline
+            .map(|d| now + d.saturating_duration_since(now).mul_f64(share))
+    };
+    // Bounded by iterations alone: a node budget, so the move does not depend on
+    // the machine.
+    let nodes = if limits.deadline.is_some() {
+        u64::MAX
+    } else {
+        settings.iterations.max(1).saturating_mul(ENDGAME_NODES)
+    };
+    let max_turns = position.empty_cells().len() + 4;
+    let Some(plan) = endgame.deepen(position, at(ENDGAME_SHARES.0), nodes, max_turns, None)
+    else {
+        return Ended::Search;
+    };
+    log::debug!(
+        "endgame for {color:?}: {} turns solved, bounds {:?}, value {:.3}, {:.1} ms",
+        plan.turns,
+        plan.equilibrium.bounds,
+        plan.equilibrium.value,
+        now.elapsed().as_secs_f64() * 1e3
+    );
+    if plan.simultaneous() {
+        if plan.turns < ENDGAME_MIN_TURNS {
+            return Ended::Search;
+        }
+        let plan = endgame
+            .deepen(position, limits.deadline, nodes, max_turns, Some(plan.clone()))
+            .unwrap_or(plan);
+        log::debug!(
+            "endgame: simultaneous, deepened to {} turns, value {:.3}, {:.1} ms",
+            plan.turns,
+            plan.equilibrium.value,
+            now.elapsed().as_secs_f64() * 1e3
+        );
+        return Ended::Play(plan.strategy(color).to_vec());
+    }
+    match endgame.safe(position, color, &plan, at(ENDGAME_SHARES.1), nodes) {
+        0 => Ended::Search,
+        safe => Ended::Keep(safe),
+    }
+}
+
+/// The answer of a root solved without the tree: `strategy`, and a pick drawn from it.
+fn solved(strategy: Vec<(Cell, f64)>, rng: &mut Rng) -> Option<Outcome> {
+    let cell = sample(&strategy, rng)?;
+    Some(Outcome {
+        cell,
+        strategy,
+        iterations: 0,
+        nodes: 0,
+        solved_root: true,
+    })
+}
+
 /// [`search`] growing its trees in the storage of `memory` (same results).
 #[must_use]
 pub fn search_in(
@@ -1235,6 +1344,15 @@ pub fn search_in(
     if settings.iterations == 0 && limits.deadline.is_none() {
         settings.iterations = Settings::default().iterations;
     }
+    let mut safe = BOARD;
+    let empties = position.empty_cells().len();
+    if settings.endgame_empty > 0 && empties <= settings.endgame_empty {
+        match endgame(position, color, &settings, limits, &mut memory.endgame) {
+            Ended::Play(strategy) => return solved(strategy, rng),
+            Ended::Keep(cells) => safe = cells,
+            Ended::Search => {}
+        }
+    }
     let side = color.index();
     let tactics = Tactics::of(position);
     let mine = candidates_with(
@@ -1244,7 +1362,7 @@ pub fn search_in(
         settings.root_width,
         settings.list_options(),
     );
-    if mine.len() == 1 {
+    if mine.len() == 1 && mine.first().is_some_and(|c| safe & c.bit() != 0) {
         let cell = *mine.first()?;
         return Some(Outcome {
             cell,
@@ -1269,7 +1387,7 @@ pub fn search_in(
     {
         extra |= p.cell.bit();
     }
-    let mut keep = BOARD;
+    let mut keep = safe;
     if settings.threat_search {
         let theirs = candidates_with(
             position,
@@ -1280,16 +1398,7 @@ pub fn search_in(
         );
         let mut budget = threats::Budget::new(threats::BUDGET);
         match threats::advise(position, color, &mine, &theirs, &mut budget) {
-            threats::Advice::Play(strategy) => {
-                let cell = sample(&strategy, rng)?;
-                return Some(Outcome {
-                    cell,
-                    strategy,
-                    iterations: 0,
-                    nodes: 0,
-                    solved_root: true,
-                });
-            }
+            threats::Advice::Play(strategy) => return solved(strategy, rng),
             threats::Advice::Search {
                 extra: cells,
                 keep: kept,

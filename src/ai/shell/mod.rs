@@ -27,9 +27,11 @@
 //!   steeply weighted line windows and captures), a predictable opponent to punish.
 
 pub mod candidates;
+pub mod endgame;
 pub mod exact;
 pub mod exploit;
 pub mod greedy;
+pub(crate) mod last_turn;
 pub mod lp;
 pub mod matrix;
 pub mod mcts;

@@ -160,6 +160,18 @@ impl Solver {
 }
 
 impl Solved {
+    /// The solved equilibrium strategy of `side` (0 black, 1 white), cells with their
+    /// shares.
+    #[must_use]
+    pub fn strategy(&self, side: usize) -> Vec<(Cell, f64)> {
+        let mix = if side == 0 {
+            &self.solution.rows
+        } else {
+            &self.solution.cols
+        };
+        self.cells.iter().copied().zip(mix.iter().copied()).collect()
+    }
+
     /// How much a best-responding opponent gains against `strategy` (cells with their
     /// shares) played by `side` (0 black, 1 white), relative to the game's value; 0
     /// for an equilibrium strategy, at most 2 (values lie in −1..1).

@@ -132,6 +132,10 @@ pub struct ShellArgs {
     /// player's default when not given).
     #[arg(long)]
     open_empty: Option<u32>,
+    /// Boards with at most this many empty cells are solved exactly at the search
+    /// player's root first (shell; 0: never; the player's default when not given).
+    #[arg(long)]
+    endgame: Option<u32>,
     /// Games of the exploiter against the search player, and against each
     /// deterministic baseline to calibrate it (shell; 0: no exploiter; when given,
     /// only the exploiter's figures are measured).
@@ -196,6 +200,14 @@ pub struct ShellArgs {
     /// (shell, `--exploitability`).
     #[arg(long, default_value_t = exact::EXTRA_DEPTH)]
     solve_extra: u32,
+    /// Turns from the root at which the solved game is cut as a draw, in place of
+    /// the root's empty cells plus `--solve-extra` (shell, `--exploitability`; 0: off).
+    #[arg(long, default_value_t = 0)]
+    solve_horizon: u32,
+    /// Where the exploitability set's endgames come from: defenders (greedy play, then
+    /// two players that only block) or tactician (the tactician on both sides).
+    #[arg(long, default_value = "defenders", value_parser = named(exact::Sampler::NAMES, exact::Sampler::from_name))]
+    solve_sampler: exact::Sampler,
     /// Sampling games tried for the exploitability set (seeds 0, 1, …; shell).
     #[arg(long, default_value_t = 200)]
     solve_seeds: u64,
@@ -311,6 +323,7 @@ fn settings(args: &ShellArgs) -> Result<Settings> {
         threat_prior: args.threat_prior.unwrap_or(defaults.threat_prior),
         contempt: args.contempt.unwrap_or(defaults.contempt),
         open_empty: args.open_empty.unwrap_or(defaults.open_empty),
+        endgame_empty: args.endgame.unwrap_or(defaults.endgame_empty),
         exploration: if args.exploration > 0.0 {
             args.exploration
         } else {
@@ -431,6 +444,14 @@ fn exploitability(settings: &Settings, empty: u32, count: usize, seed: u64) {
     );
 }
 
+/// A mixed strategy as its cells with shares of at least 1 %, most played first.
+fn mix_text(strategy: &[(Cell, f64)]) -> String {
+    let mut shown: Vec<&(Cell, f64)> = strategy.iter().filter(|m| m.1 >= 0.01).collect();
+    shown.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let words: Vec<String> = shown.iter().map(|(c, p)| format!("{c} {p:.2}")).collect();
+    words.join(" ")
+}
+
 /// Mean and max of `gaps`, 0 for none.
 fn mean_max(gaps: &[f64]) -> (f64, f64) {
     let n = gaps.len().max(1) as f64;
@@ -448,7 +469,8 @@ fn exploitability_set(args: &ShellArgs, settings: &Settings) -> Result<()> {
     println!(
         "command: tabula bench shell --exploitability --movetime {} --iterations {}{} \
          --solve-positions {} --solve-min-empty {} --solve-max-empty {} \
-         --solve-budget {} --solve-extra {} --solve-seeds {} --seed {}",
+         --solve-budget {} --solve-extra {} --solve-horizon {} --solve-sampler {} \
+         --solve-seeds {} --seed {}",
         args.movetime,
         args.iterations,
         player_flags(args, settings),
@@ -457,14 +479,18 @@ fn exploitability_set(args: &ShellArgs, settings: &Settings) -> Result<()> {
         args.solve_max_empty,
         args.solve_budget,
         args.solve_extra,
+        args.solve_horizon,
+        args.solve_sampler.name(),
         args.solve_seeds,
         args.seed
     );
     let mut solver = Exact::new(args.solve_budget);
     solver.extra = args.solve_extra;
+    solver.horizon = (args.solve_horizon > 0).then_some(args.solve_horizon);
     let started = Instant::now();
     let set = exact::solved_set(
         &mut solver,
+        args.solve_sampler,
         args.solve_positions,
         args.solve_min_empty,
         args.solve_max_empty,
@@ -499,10 +525,10 @@ fn exploitability_set(args: &ShellArgs, settings: &Settings) -> Result<()> {
         bail!("no endgame solved within the budget");
     }
     let mut rng = Rng::new(args.seed);
-    let mut measure = |settings: &Settings, movetime: u64| {
+    let mut measure = |settings: &Settings, movetime: u64, show: bool| {
         let mut gaps = Vec::new();
         let mut iterations = 0u64;
-        for (_, position, solved, _, _) in &set {
+        for (seed, position, solved, _, _) in &set {
             for color in Color::ALL {
                 let limits = Limits {
                     depth: 1,
@@ -514,7 +540,17 @@ fn exploitability_set(args: &ShellArgs, settings: &Settings) -> Result<()> {
                 };
                 if let Some(outcome) = search(position, color, settings, &limits, &mut rng) {
                     iterations += outcome.iterations;
-                    gaps.push(exact::exploitability(solved, color, &outcome.strategy));
+                    let gap = exact::exploitability(solved, color, &outcome.strategy);
+                    if show {
+                        println!(
+                            "root     seed {seed} {}: {:.2} %  played {}  equilibrium {}",
+                            color.name(),
+                            100.0 * gap,
+                            mix_text(&outcome.strategy),
+                            mix_text(&solved.strategy(color.index())),
+                        );
+                    }
+                    gaps.push(gap);
                 }
             }
         }
@@ -525,7 +561,7 @@ fn exploitability_set(args: &ShellArgs, settings: &Settings) -> Result<()> {
         threads: 1,
         ..*settings
     };
-    let (mean, max, its) = measure(&single, args.movetime);
+    let (mean, max, its) = measure(&single, args.movetime, true);
     println!(
         "played   {} selection, budget {} ms / {} iterations: mean {:.2} % max {:.2} % of the \
          value range ({:.0} iterations a search, {} searches)",
@@ -546,7 +582,7 @@ fn exploitability_set(args: &ShellArgs, settings: &Settings) -> Result<()> {
                 threads: 1,
                 ..*settings
             };
-            let (mean, max, _) = measure(&bounded, 0);
+            let (mean, max, _) = measure(&bounded, 0, false);
             line.push_str(&format!(
                 "  {} mean {:.2} % max {:.2} %",
                 selection.name(),
@@ -685,7 +721,7 @@ pub(super) fn player_flags(args: &ShellArgs, settings: &Settings) -> String {
     let mut flags = format!(
         " --selection {} --root-width {} --width {} --threat-prior {} --threat-search {} \
          --leaf {} --playout {} --contempt {} --open-empty {} --threshold {} \
-         --open-threshold {} --exploration {} --sharpen {}",
+         --open-threshold {} --exploration {} --sharpen {} --endgame {}",
         settings.selection.name(),
         settings.root_width,
         settings.width,
@@ -698,7 +734,8 @@ pub(super) fn player_flags(args: &ShellArgs, settings: &Settings) -> String {
         settings.threshold,
         settings.open_threshold,
         settings.exploration,
-        settings.sharpen
+        settings.sharpen,
+        settings.endgame_empty
     );
     if settings.builder_cells > 0 {
         flags.push_str(&format!(" --builder-cells {}", settings.builder_cells));

@@ -150,7 +150,7 @@ fn five_starts(mask: u128, back: Dir) -> u128 {
 /// True when `mask` holds some line of five or more (S9): the cheap test that lets
 /// [`Position::status_from_board`] skip the counts while nobody has a line.
 #[inline]
-pub(super) fn has_five(mask: u128) -> bool {
+pub(crate) fn has_five(mask: u128) -> bool {
     five_starts(mask, Dir::West)
         | five_starts(mask, Dir::North)
         | five_starts(mask, Dir::NorthWest)

@@ -1,0 +1,333 @@
+//! The last turn before the exact solver's cut, valued without resolving most joint
+//! picks.
+//!
+//! With one turn left, a joint pick is worth what the turn's win check says (S9):
+//! +1, −1, or 0 for a line that goes on (cut as a draw) or a full board. At an ongoing
+//! position both colours count the same winning turtles, so:
+//!
+//! - a **collision** (S4) is worth 0: it lays an egg, captures nothing and hatches
+//!   nothing, and the counts stay equal;
+//! - a **quiet** pair, where neither new turtle captures (S5), changes nothing but the
+//!   two cells: black's count then depends on black's pick alone (a turtle raises its
+//!   colour's count only on a cell completing a five, and the other colour's turtle
+//!   touches no black line) and white's on white's, so the pair is worth the sign of
+//!   the difference of the two counts, each computed once per pick;
+//! - a **loud** pair, where a new turtle captures, is resolved by the rules.
+//!
+//! From equal counts of zero, a colour wins only by ending the turn with a five, which
+//! must lie within its turtles, its pick and the eggs (hatching is the only other way
+//! a cell becomes its turtle); a pair where neither colour can is worth 0 unresolved.
+//!
+//! A pick captures whatever the other does when its capture pattern is on the board
+//! already; otherwise it captures only when the other's new turtle is one of the two
+//! flanked cells and the other flanked cell already holds a stone not its own (an
+//! anticipatory capture, S7). Those pairs are listed per pick.
+//!
+//! The serialized values follow at once: the second mover can always collide with
+//! the first mover's pick, so with black committing first black gets at most 0, and
+//! −1 exactly when every black pick has a white answer that wins (white first: at
+//! least 0, +1 when every white pick has a black answer that wins).
+
+use super::candidates::{capture_cells, five_holes};
+use crate::games::Color;
+use crate::games::shell::cell::{BOARD, Dir};
+use crate::games::shell::position::has_five;
+use crate::games::shell::{Cell, CellSet, Position};
+
+/// One ongoing position's last turn.
+pub(crate) struct LastTurn<'p> {
+    position: &'p Position,
+    empty: u128,
+    /// Winning turtles of each colour now (equal: the game is on).
+    base: u32,
+    /// Per colour, the picks that raise its count (they complete a five).
+    holes: [u128; 2],
+    /// Per colour and cell index, the count with a turtle of that colour added there
+    /// (meaningful on the colour's holes).
+    raised: [[u8; 81]; 2],
+    /// Per colour, the picks that capture whatever the other colour picks.
+    captures: [u128; 2],
+    /// Per colour and pick (cell index), the other colour's picks through which it
+    /// captures (an anticipatory capture, S7).
+    through: [[u128; 81]; 2],
+    /// Per colour, the picks with an entry in `through`.
+    anticipating: [u128; 2],
+    /// Per colour, the picks after which it may hold a five at all: its turtles, the
+    /// pick and every egg (an egg may hatch its way) hold one.
+    possible: [u128; 2],
+}
+
+/// The cells `x` with `x + steps·dir` in `mask`.
+fn back_by(dir: Dir, mask: u128, steps: u32) -> u128 {
+    let back = dir.opposite();
+    (0..steps).fold(mask, |m, _| back.shift(m))
+}
+
+/// The cells `x + steps·dir` for `x` in `mask`.
+fn ahead_by(dir: Dir, mask: u128, steps: u32) -> u128 {
+    (0..steps).fold(mask, |m, _| dir.shift(m))
+}
+
+/// The cells of a mask, lowest index first.
+fn cells(mask: u128) -> impl Iterator<Item = Cell> {
+    CellSet::from_bits(mask).into_iter()
+}
+
+impl<'p> LastTurn<'p> {
+    /// The last turn of `position`, which must be ongoing (or in sudden death).
+    pub(crate) fn new(position: &'p Position) -> LastTurn<'p> {
+        let occupied = position.occupied();
+        let empty = BOARD & !occupied;
+        let masks = [position.black, position.white];
+        let base = position.winning_turtles(Color::Black);
+        let mut raised = [[0u8; 81]; 2];
+        let mut holes = [0u128; 2];
+        for (color, &own) in masks.iter().enumerate() {
+            holes[color] = five_holes(own, empty);
+            for cell in cells(holes[color]) {
+                let mut with = *position;
+                *with.turtle_mask_mut(Color::ALL[color]) |= cell.bit();
+                raised[color][cell.index()] = with.winning_turtles(Color::ALL[color]) as u8;
+            }
+        }
+        let possible = if base > 0 {
+            [empty; 2]
+        } else {
+            let eggs = position.eggs;
+            masks.map(|own| {
+                if has_five(own | eggs) {
+                    empty
+                } else {
+                    five_holes(own | eggs, empty)
+                }
+            })
+        };
+        let mut turn = LastTurn {
+            position,
+            empty,
+            base,
+            holes,
+            raised,
+            captures: masks.map(|own| capture_cells(own, occupied)),
+            through: [[0; 81]; 2],
+            anticipating: [0; 2],
+            possible,
+        };
+        // A new turtle of `color` on x captures through the other's new turtle y when,
+        // along some direction, x's two flanked cells are y (empty now) and a stone
+        // not `color`'s, and the closer holds a turtle of `color`.
+        for (color, &own) in masks.iter().enumerate() {
+            let others = occupied & !own;
+            for dir in Dir::ALL {
+                let closer = back_by(dir, own, 3);
+                // y one step along, the next a stone not ours.
+                let near = empty & back_by(dir, empty, 1) & back_by(dir, others, 2) & closer;
+                // y two steps along, the first a stone not ours.
+                let far = empty & back_by(dir, others, 1) & back_by(dir, empty, 2) & closer;
+                for (xs, steps) in [(near, 1), (far, 2)] {
+                    for x in cells(xs) {
+                        turn.through[color][x.index()] |= ahead_by(dir, x.bit(), steps);
+                        turn.anticipating[color] |= x.bit();
+                    }
+                }
+            }
+        }
+        turn
+    }
+
+    /// Whether `color`'s new turtle on `own` captures when the other colour's lands
+    /// on `other`.
+    fn captures(&self, color: usize, own: Cell, other: Cell) -> bool {
+        self.captures[color] & own.bit() != 0
+            || (self.anticipating[color] & own.bit() != 0
+                && self.through[color][own.index()] & other.bit() != 0)
+    }
+
+    /// Whether `color` may end the turn ahead of the other colour (the counts are
+    /// equal now): its pick completes a five, or it captures where a five may form
+    /// (its claims may hatch eggs its way; in sudden death, where `possible` is every
+    /// cell, its captures may also take the other's line turtles). The other's
+    /// captures never help it: they flank only its stones and eggs, and their claims
+    /// hatch only for the other.
+    fn may_gain(&self, color: usize, own: Cell, other: Cell) -> bool {
+        self.holes[color] & own.bit() != 0
+            || (self.possible[color] & own.bit() != 0 && self.captures(color, own, other))
+    }
+
+    /// The count of `color` (0 black, 1 white) with its turtle added on `cell`, no
+    /// capture made.
+    fn count(&self, color: usize, cell: Cell) -> u32 {
+        if self.holes[color] & cell.bit() != 0 {
+            u32::from(self.raised[color][cell.index()])
+        } else {
+            self.base
+        }
+    }
+
+    /// Black's value of the joint pick: +1, −1 or 0.
+    pub(crate) fn value(&self, black: Cell, white: Cell) -> i8 {
+        if black == white {
+            return 0;
+        }
+        let loud = self.captures(0, black, white) || self.captures(1, white, black);
+        if !loud {
+            let (b, w) = (self.count(0, black), self.count(1, white));
+            return i8::from(b > w) - i8::from(w > b);
+        }
+        // From equal counts a side wins only by gaining: with no gain possible on
+        // either side the turn cannot be decided.
+        if !self.may_gain(0, black, white) && !self.may_gain(1, white, black) {
+            return 0;
+        }
+        let mut next = *self.position;
+        match next.resolve_turn_quiet(black, white) {
+            Ok(status) if status.is_over() => super::playout::value(status) as i8,
+            _ => 0,
+        }
+    }
+
+    /// Whether the second mover (`second`) has an answer to `pick` that wins for it.
+    fn refuted(&self, pick: Cell, second: Color) -> bool {
+        let (me, other) = (second.index(), 1 - second.index());
+        let win: i8 = if second == Color::Black { 1 } else { -1 };
+        // Only answers that may gain can win ([`LastTurn::may_gain`]): holes, and
+        // captures (through the pick or not) where a five may form.
+        let mut capturing = self.captures[me];
+        for answer in cells(self.anticipating[me]) {
+            if self.through[me][answer.index()] & pick.bit() != 0 {
+                capturing |= answer.bit();
+            }
+        }
+        let answers = (self.holes[me] | capturing & self.possible[me]) & self.empty & !pick.bit();
+        // Quiet winning answers first: they need no resolving.
+        let first_count = self.count(other, pick);
+        let quiet_wins = cells(answers & self.holes[me]).any(|answer| {
+            let (b, w) = pair(second, pick, answer);
+            !self.captures(0, b, w)
+                && !self.captures(1, w, b)
+                && self.count(me, answer) > first_count
+        });
+        quiet_wins
+            || cells(answers).any(|answer| {
+                let (b, w) = pair(second, pick, answer);
+                self.value(b, w) == win
+            })
+    }
+
+    /// Black's value of the serialized last turn in which `first` commits and the
+    /// other answers knowing the pick. The opponent's holes are tried first (the
+    /// pick that blocks by colliding is the likeliest to stand).
+    pub(crate) fn serial(&self, first: Color) -> i8 {
+        let lost: i8 = if first == Color::Black { -1 } else { 1 };
+        let blocks = self.holes[1 - first.index()] & self.empty;
+        let every_pick_refuted = cells(blocks)
+            .chain(cells(self.empty & !blocks))
+            .all(|pick| self.refuted(pick, first.opponent()));
+        if every_pick_refuted { lost } else { 0 }
+    }
+
+    /// The joint picks' values, row-major over `cells` (black's pick the row).
+    pub(crate) fn matrix(&self, cells: &[Cell], out: &mut Vec<f64>) {
+        out.clear();
+        for &b in cells {
+            for &w in cells {
+                out.push(f64::from(self.value(b, w)));
+            }
+        }
+    }
+}
+
+/// The joint pick (black's, white's) of a first mover's `pick` and the second
+/// mover's `answer`.
+fn pair(second: Color, pick: Cell, answer: Cell) -> (Cell, Cell) {
+    match second {
+        Color::Black => (answer, pick),
+        Color::White => (pick, answer),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::shell::exact;
+    use crate::ai::shell::playout;
+
+    /// Black's value of the joint pick by the rules.
+    fn resolved(position: &Position, b: Cell, w: Cell) -> i8 {
+        let mut next = *position;
+        match next.resolve_turn_quiet(b, w) {
+            Ok(status) if status.is_over() => playout::value(status) as i8,
+            _ => 0,
+        }
+    }
+
+    fn positions() -> Vec<Position> {
+        let mut out = Vec::new();
+        for seed in 0..30 {
+            for (lo, hi) in [(10, 14), (20, 30)] {
+                if let Some(p) = exact::played_position(seed, lo, hi) {
+                    out.push(p);
+                }
+                if let Some(p) = exact::tactician_position(seed, lo, hi) {
+                    out.push(p);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_joint_pick_is_valued_as_the_rules_resolve_it() {
+        let (mut louds, mut quiet, mut decided) = (0, 0, 0);
+        for p in positions() {
+            let turn = LastTurn::new(&p);
+            let cells: Vec<Cell> = p.empty_cells().iter().collect();
+            for &b in &cells {
+                for &w in &cells {
+                    let want = resolved(&p, b, w);
+                    assert_eq!(turn.value(b, w), want, "{} {b} {w}", p.to_notation());
+                    if b != w {
+                        let mut next = p;
+                        let captured = next
+                            .resolve_turn(b, w)
+                            .is_ok_and(|report| !report.steps().is_empty());
+                        let loud = turn.captures(0, b, w) || turn.captures(1, w, b);
+                        // Exactly the pairs where a new turtle captures are loud.
+                        assert_eq!(captured, loud, "{} {b} {w}", p.to_notation());
+                        if loud {
+                            louds += 1;
+                        } else {
+                            quiet += 1;
+                        }
+                    }
+                    decided += i32::from(want != 0);
+                }
+            }
+        }
+        assert!(louds > 0 && quiet > 0 && decided > 0, "{louds} {quiet} {decided}");
+    }
+
+    #[test]
+    fn serialized_values_are_the_max_min_of_the_matrix() {
+        let mut seen = [0; 3];
+        for p in positions() {
+            let turn = LastTurn::new(&p);
+            let cells: Vec<Cell> = p.empty_cells().iter().collect();
+            let n = cells.len();
+            let mut m = Vec::new();
+            turn.matrix(&cells, &mut m);
+            let black_first = (0..n)
+                .map(|i| (0..n).map(|j| m[i * n + j]).fold(2.0, f64::min))
+                .fold(-2.0, f64::max);
+            let white_first = (0..n)
+                .map(|j| (0..n).map(|i| m[i * n + j]).fold(-2.0, f64::max))
+                .fold(2.0, f64::min);
+            assert_eq!(f64::from(turn.serial(Color::Black)), black_first);
+            assert_eq!(f64::from(turn.serial(Color::White)), white_first);
+            seen[(black_first + 1.0) as usize] += 1;
+            seen[(white_first + 1.0) as usize] += 1;
+        }
+        // Both a lost serialized last turn and a held one occur.
+        assert!(seen[0] > 0 && seen[1] > 0 && seen[2] > 0, "{seen:?}");
+    }
+}
