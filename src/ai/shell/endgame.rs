@@ -21,22 +21,27 @@ use super::exact::{Equilibrium, Exact};
 use crate::games::Color;
 use crate::games::shell::{Cell, Position};
 
-/// Remembered positions beyond which the tables are forgotten (some 100–200 bytes
-/// each).
-const MAX_REMEMBERED: usize = 2_000_000;
+/// The memory of one remembered position, about (a key of three cell sets, its
+/// value, and the hash table's slack).
+pub const ENTRY_BYTES: usize = 160;
 /// The deepest cut tried.
 const MAX_TURNS: u32 = 24;
 
 /// The solver and its tables, kept by the player from move to move.
 pub struct Endgame {
     exact: Exact,
+    /// Remembered positions beyond which the tables are forgotten.
+    max_remembered: usize,
 }
 
 impl Default for Endgame {
     fn default() -> Endgame {
         let mut exact = Exact::new(u64::MAX);
         exact.symmetric = false;
-        Endgame { exact }
+        Endgame {
+            exact,
+            max_remembered: (1 << 26) / ENTRY_BYTES,
+        }
     }
 }
 
@@ -47,9 +52,6 @@ pub struct Plan {
     pub turns: u32,
     /// Its equilibrium.
     pub equilibrium: Equilibrium,
-    /// The searching colour's picks shown to hold the value when the bounds meet
-    /// (empty when they differ, or when no pick could be checked in time).
-    pub safe: u128,
 }
 
 impl Plan {
@@ -71,10 +73,16 @@ impl Plan {
 }
 
 impl Endgame {
+    /// Bounds the tables to about `bytes` (they are forgotten at a solve's start
+    /// once they hold more).
+    pub fn bound_memory(&mut self, bytes: usize) {
+        self.max_remembered = (bytes / ENTRY_BYTES).max(1);
+    }
+
     /// Solves `position` one turn deeper at a time, from one turn more than
     /// `previous` (the plan found so far), up to `max_turns`, until a decided value
     /// (a forced win or loss holds at every depth beyond), `deadline`, or `nodes`
-    /// solver nodes in all. The deepest finished solve (with no safe picks yet).
+    /// solver nodes in all. The deepest finished solve.
     pub fn deepen(
         &mut self,
         position: &Position,
@@ -83,7 +91,7 @@ impl Endgame {
         max_turns: u32,
         previous: Option<Plan>,
     ) -> Option<Plan> {
-        if self.exact.remembered() > MAX_REMEMBERED {
+        if self.exact.remembered() > self.max_remembered {
             self.exact.forget();
         }
         let start = self.exact.stats.nodes();
@@ -99,12 +107,16 @@ impl Endgame {
             let Some(equilibrium) = self.exact.equilibrium(position, turns) else {
                 break;
             };
+            log::trace!(
+                "endgame: {turns} turns solved, value {:.3}, {} nodes",
+                equilibrium.value,
+                self.exact.stats.nodes() - start
+            );
             let decided = equilibrium.bounds.0 == equilibrium.bounds.1
                 && equilibrium.bounds.0.abs() == 1.0;
             plan = Some(Plan {
                 turns,
                 equilibrium,
-                safe: 0,
             });
             if decided {
                 break;
@@ -112,44 +124,6 @@ impl Endgame {
         }
         self.exact.deadline = None;
         plan
-    }
-
-    /// The picks of `color` that hold the settled value of `plan` (its bounds meet),
-    /// within `deadline` and `nodes`; none when they run out before every pick is
-    /// checked (a partial list would favour the cells checked first).
-    pub fn safe(
-        &mut self,
-        position: &Position,
-        color: Color,
-        plan: &Plan,
-        deadline: Option<Instant>,
-        nodes: u64,
-    ) -> u128 {
-        if plan.simultaneous() {
-            return 0;
-        }
-        let start = self.exact.stats.nodes();
-        let target = plan.equilibrium.value.round() as i8;
-        let mut safe = 0u128;
-        self.exact.deadline = deadline;
-        for pick in position.empty_cells() {
-            let spent = self.exact.stats.nodes() - start;
-            if spent >= nodes {
-                safe = 0;
-                break;
-            }
-            self.exact.set_budget(nodes - spent);
-            match self.exact.holds(position, plan.turns, color, pick, target) {
-                Some(true) => safe |= 1u128 << pick.index(),
-                Some(false) => {}
-                None => {
-                    safe = 0;
-                    break;
-                }
-            }
-        }
-        self.exact.deadline = None;
-        safe
     }
 }
 
@@ -193,37 +167,5 @@ mod tests {
             }
         }
         assert_eq!(checked, 2);
-    }
-
-    #[test]
-    fn safe_picks_hold_the_settled_value() {
-        let mut checked = 0;
-        for seed in 0..40 {
-            let Some(p) = exact::tactician_position(seed, 10, 14) else {
-                continue;
-            };
-            let mut endgame = Endgame::default();
-            let Some(mut plan) = endgame.deepen(&p, None, 300_000, 4, None) else {
-                continue;
-            };
-            plan.safe = endgame.safe(&p, Color::White, &plan, None, 300_000);
-            if plan.simultaneous() || plan.safe == 0 {
-                continue;
-            }
-            let mut reference = Exact::new(u64::MAX);
-            reference.horizon = Some(plan.turns);
-            let solved = reference.root(&p).expect("solves");
-            let v = solved.solution.value;
-            let n = solved.cells.len();
-            for (j, cell) in solved.cells.iter().enumerate() {
-                if plan.safe & (1u128 << cell.index()) != 0 {
-                    // Every black answer leaves white at least the value.
-                    let worst = (0..n).map(|i| solved.matrix[i * n + j]).fold(-2.0, f64::max);
-                    assert!(worst <= v + 1e-9, "seed {seed} {cell}: {worst} > {v}");
-                }
-            }
-            checked += 1;
-        }
-        assert!(checked >= 3, "{checked}");
     }
 }

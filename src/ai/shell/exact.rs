@@ -185,14 +185,13 @@ fn canonical(position: &Position, symmetric: bool) -> (Position, bool) {
     (chosen, chosen_swap)
 }
 
-/// Serialized bounds remembered: the value lies in `lo..=hi`.
-type Interval = (f64, f64);
-
 /// The exact solver; keeps its tables from position to position.
 pub struct Exact {
     exact: MixMap<(Position, u8), f64>,
     serial: MixMap<Key, Bound>,
     last: MixMap<Key, Last>,
+    /// The last turn being valued, reused.
+    last_turn: Box<LastTurn>,
     /// What it did so far.
     pub stats: Stats,
     /// The most nodes ([`Stats::nodes`]) one solve may search before it gives up.
@@ -420,6 +419,7 @@ impl Exact {
             exact: MixMap::default(),
             serial: MixMap::default(),
             last: MixMap::default(),
+            last_turn: Box::new(LastTurn::new(&Position::new())),
             stats: Stats::default(),
             budget,
             limit: u64::MAX,
@@ -490,8 +490,7 @@ impl Exact {
             return (0, None);
         }
         if turns == 1 {
-            let (lo, hi) = self.last_bounds(position);
-            return (if first == Color::Black { lo } else { hi }, None);
+            return (self.last_serial(position, first), None);
         }
         let (mut lo, mut hi) = reach(position, turns);
         if lo == hi {
@@ -633,6 +632,32 @@ impl Exact {
         (f64::from(lo), f64::from(hi), black_pick, white_pick)
     }
 
+    /// One end of [`Exact::bounds_of`]: the white-first serialized value when
+    /// `upper`, else the black-first one.
+    fn bound_of(&mut self, position: &Position, turns: u32, upper: bool) -> f64 {
+        if let Some(v) = over_value(position) {
+            return v;
+        }
+        if turns == 0 {
+            return 0.0;
+        }
+        if !self.bounds {
+            if let Some(v) = self.lookup(position, turns) {
+                return v;
+            }
+            return if upper { 1.0 } else { -1.0 };
+        }
+        if turns == 1 {
+            let first = if upper { Color::White } else { Color::Black };
+            return f64::from(self.last_serial(position, first));
+        }
+        if let Some(v) = self.lookup(position, turns) {
+            return v;
+        }
+        let first = if upper { Color::White } else { Color::Black };
+        f64::from(self.serial(position, turns, first, -1, 1).0)
+    }
+
     fn lookup(&mut self, position: &Position, turns: u32) -> Option<f64> {
         let (image, swap) = canonical(position, self.symmetric);
         let v = *self.exact.get(&(image, turns as u8))?;
@@ -675,6 +700,13 @@ impl Exact {
         value
     }
 
+    /// The serialized value of `position` with one turn left when `first` commits
+    /// first.
+    fn last_serial(&mut self, position: &Position, first: Color) -> i8 {
+        let (lo, hi) = self.last_bounds(position);
+        if first == Color::Black { lo } else { hi }
+    }
+
     /// The serialized values (black first, white first) of `position` with one turn
     /// left ([`LastTurn`]), remembered.
     fn last_bounds(&mut self, position: &Position) -> (i8, i8) {
@@ -684,7 +716,8 @@ impl Exact {
             return (entry.lo, entry.hi);
         }
         self.stats.last_turns += 1;
-        let turn = LastTurn::new(position);
+        self.last_turn.set(position);
+        let turn = &self.last_turn;
         let (lo, hi) = (turn.serial(Color::Black), turn.serial(Color::White));
         let value = if lo == hi { f64::from(lo) } else { f64::NAN };
         self.last.insert(key, Last { lo, hi, value });
@@ -702,7 +735,8 @@ impl Exact {
         if !entry.value.is_nan() {
             return entry.value;
         }
-        let turn = LastTurn::new(position);
+        self.last_turn.set(position);
+        let turn = &self.last_turn;
         let cells: Vec<Cell> = position.empty_cells().iter().collect();
         let mut matrix = Vec::with_capacity(cells.len() * cells.len());
         turn.matrix(&cells, &mut matrix);
@@ -795,50 +829,6 @@ impl Exact {
         })
     }
 
-    /// Whether `color` committing to `pick` now, and first at every later turn,
-    /// still gets at least `target` (black's value; −1, 0 or 1 for black, the
-    /// opponent answering each pick knowing it): a pick that holds the value even
-    /// then holds it in the simultaneous game. `None` when the budget or the
-    /// deadline runs out first (the tables are kept).
-    pub fn holds(
-        &mut self,
-        position: &Position,
-        turns: u32,
-        color: Color,
-        pick: Cell,
-        target: i8,
-    ) -> Option<bool> {
-        if position.status().is_over() || turns == 0 || !position.is_empty(pick) {
-            return None;
-        }
-        self.begin();
-        let answers = Picks::ordered(position, color.opponent(), Some(pick));
-        let mut holds = true;
-        for &answer in answers.cells() {
-            let (b, w) = if color == Color::Black {
-                (pick, answer)
-            } else {
-                (answer, pick)
-            };
-            let next = child(position, b, w);
-            // Black needs every answer at least `target`, white at most.
-            let (v, _) = if color == Color::Black {
-                self.serial(&next, turns - 1, color, target - 1, target)
-            } else {
-                self.serial(&next, turns - 1, color, target, target + 1)
-            };
-            if (color == Color::Black && v < target) || (color == Color::White && v > target) {
-                holds = false;
-                break;
-            }
-        }
-        if self.aborted {
-            self.aborted = false;
-            return None;
-        }
-        Some(holds)
-    }
-
     /// Sets the nodes one solve may search before it gives up.
     pub fn set_budget(&mut self, nodes: u64) {
         self.budget = nodes;
@@ -923,8 +913,8 @@ pub struct Equilibrium {
 pub trait Entries {
     /// The exact value of row `i`, column `j`.
     fn exact(&mut self, i: usize, j: usize) -> f64;
-    /// Bounds `(lo, hi)` on that value.
-    fn bounds(&mut self, i: usize, j: usize) -> Interval;
+    /// An upper bound on that value when `upper`, else a lower one.
+    fn bound(&mut self, i: usize, j: usize, upper: bool) -> f64;
     /// True when the work must stop (the answer will be discarded).
     fn stopped(&self) -> bool {
         false
@@ -946,10 +936,9 @@ impl Entries for Node<'_, '_> {
         self.solver.value_at(&next, self.turns - 1)
     }
 
-    fn bounds(&mut self, i: usize, j: usize) -> Interval {
+    fn bound(&mut self, i: usize, j: usize, upper: bool) -> f64 {
         let next = child(self.position, self.cells[i], self.cells[j]);
-        let (lo, hi, _, _) = self.solver.bounds_of(&next, self.turns - 1);
-        (lo, hi)
+        self.solver.bound_of(&next, self.turns - 1, upper)
     }
 
     fn stopped(&self) -> bool {
@@ -972,7 +961,7 @@ pub fn double_oracle(
     start: (usize, usize),
 ) -> (Solution, u64) {
     let mut exact: Vec<Option<f64>> = vec![None; rows * cols];
-    let mut bounds: Vec<Option<Interval>> = vec![None; rows * cols];
+    let mut bounds: Vec<(Option<f64>, Option<f64>)> = vec![(None, None); rows * cols];
     let mut row_set = vec![start.0.min(rows.saturating_sub(1))];
     let mut col_set = vec![start.1.min(cols.saturating_sub(1))];
     let mut programs = 0;
@@ -1061,7 +1050,7 @@ fn response(
     game: &mut impl Entries,
     cols: usize,
     exact: &mut [Option<f64>],
-    bounds: &mut [Option<Interval>],
+    bounds: &mut [(Option<f64>, Option<f64>)],
     pairs: &[(usize, f64)],
     best: f64,
     maximise: bool,
@@ -1072,18 +1061,18 @@ fn response(
         let o = match exact[k] {
             Some(v) => v,
             None => {
-                let (lo, hi) = match bounds[k] {
-                    Some(b) => b,
-                    None => {
-                        let b = game.bounds(k / cols, k % cols);
-                        bounds[k] = Some(b);
-                        b
-                    }
+                let end = if maximise {
+                    &mut bounds[k].1
+                } else {
+                    &mut bounds[k].0
                 };
-                if hi - lo <= EPS {
+                let b = *end.get_or_insert_with(|| game.bound(k / cols, k % cols, maximise));
+                if let (Some(lo), Some(hi)) = bounds[k]
+                    && hi - lo <= EPS
+                {
                     exact[k] = Some(lo);
                 }
-                if maximise { hi } else { lo }
+                b
             }
         };
         optimistic.push(o);
@@ -1648,12 +1637,13 @@ mod tests {
             self.asked += 1;
             self.values[i * self.cols + j]
         }
-        fn bounds(&mut self, i: usize, j: usize) -> Interval {
+        fn bound(&mut self, i: usize, j: usize, upper: bool) -> f64 {
             let k = i * self.cols + j;
-            (
-                self.values[k] - self.slack[k].0,
-                self.values[k] + self.slack[k].1,
-            )
+            if upper {
+                self.values[k] + self.slack[k].1
+            } else {
+                self.values[k] - self.slack[k].0
+            }
         }
     }
 

@@ -34,9 +34,11 @@ use crate::games::shell::cell::{BOARD, Dir};
 use crate::games::shell::position::has_five;
 use crate::games::shell::{Cell, CellSet, Position};
 
-/// One ongoing position's last turn.
-pub(crate) struct LastTurn<'p> {
-    position: &'p Position,
+/// One ongoing position's last turn. Reused from position to position
+/// ([`LastTurn::set`]): it is large, and clearing it whole would cost more than
+/// filling it.
+pub(crate) struct LastTurn {
+    position: Position,
     empty: u128,
     /// Winning turtles of each colour now (equal: the game is on).
     base: u32,
@@ -47,6 +49,7 @@ pub(crate) struct LastTurn<'p> {
     raised: [[u8; 81]; 2],
     /// Per colour, the picks that capture whatever the other colour picks.
     captures: [u128; 2],
+
     /// Per colour and pick (cell index), the other colour's picks through which it
     /// captures (an anticipatory capture, S7).
     through: [[u128; 81]; 2],
@@ -73,24 +76,49 @@ fn cells(mask: u128) -> impl Iterator<Item = Cell> {
     CellSet::from_bits(mask).into_iter()
 }
 
-impl<'p> LastTurn<'p> {
+impl LastTurn {
     /// The last turn of `position`, which must be ongoing (or in sudden death).
-    pub(crate) fn new(position: &'p Position) -> LastTurn<'p> {
+    pub(crate) fn new(position: &Position) -> LastTurn {
+        let mut turn = LastTurn {
+            position: *position,
+            empty: 0,
+            base: 0,
+            holes: [0; 2],
+            raised: [[0; 81]; 2],
+            captures: [0; 2],
+            through: [[0; 81]; 2],
+            anticipating: [0; 2],
+            possible: [0; 2],
+        };
+        turn.set(position);
+        turn
+    }
+
+    /// Makes this the last turn of `position`, which must be ongoing (or in sudden
+    /// death).
+    pub(crate) fn set(&mut self, position: &Position) {
+        // Only the anticipating picks' entries were written.
+        for color in 0..2 {
+            for x in cells(self.anticipating[color]) {
+                self.through[color][x.index()] = 0;
+            }
+        }
         let occupied = position.occupied();
         let empty = BOARD & !occupied;
         let masks = [position.black, position.white];
-        let base = position.winning_turtles(Color::Black);
-        let mut raised = [[0u8; 81]; 2];
-        let mut holes = [0u128; 2];
+        self.position = *position;
+        self.empty = empty;
+        self.base = position.winning_turtles(Color::Black);
         for (color, &own) in masks.iter().enumerate() {
-            holes[color] = five_holes(own, empty);
-            for cell in cells(holes[color]) {
+            self.holes[color] = five_holes(own, empty);
+            for cell in cells(self.holes[color]) {
                 let mut with = *position;
                 *with.turtle_mask_mut(Color::ALL[color]) |= cell.bit();
-                raised[color][cell.index()] = with.winning_turtles(Color::ALL[color]) as u8;
+                self.raised[color][cell.index()] =
+                    with.winning_turtles(Color::ALL[color]) as u8;
             }
         }
-        let possible = if base > 0 {
+        self.possible = if self.base > 0 {
             [empty; 2]
         } else {
             let eggs = position.eggs;
@@ -102,17 +130,9 @@ impl<'p> LastTurn<'p> {
                 }
             })
         };
-        let mut turn = LastTurn {
-            position,
-            empty,
-            base,
-            holes,
-            raised,
-            captures: masks.map(|own| capture_cells(own, occupied)),
-            through: [[0; 81]; 2],
-            anticipating: [0; 2],
-            possible,
-        };
+        self.captures = masks.map(|own| capture_cells(own, occupied));
+
+        self.anticipating = [0; 2];
         // A new turtle of `color` on x captures through the other's new turtle y when,
         // along some direction, x's two flanked cells are y (empty now) and a stone
         // not `color`'s, and the closer holds a turtle of `color`.
@@ -126,13 +146,12 @@ impl<'p> LastTurn<'p> {
                 let far = empty & back_by(dir, others, 1) & back_by(dir, empty, 2) & closer;
                 for (xs, steps) in [(near, 1), (far, 2)] {
                     for x in cells(xs) {
-                        turn.through[color][x.index()] |= ahead_by(dir, x.bit(), steps);
-                        turn.anticipating[color] |= x.bit();
+                        self.through[color][x.index()] |= ahead_by(dir, x.bit(), steps);
+                        self.anticipating[color] |= x.bit();
                     }
                 }
             }
         }
-        turn
     }
 
     /// Whether `color`'s new turtle on `own` captures when the other colour's lands
@@ -151,7 +170,8 @@ impl<'p> LastTurn<'p> {
     /// hatch only for the other.
     fn may_gain(&self, color: usize, own: Cell, other: Cell) -> bool {
         self.holes[color] & own.bit() != 0
-            || (self.possible[color] & own.bit() != 0 && self.captures(color, own, other))
+            || (self.possible[color] & own.bit() != 0
+                && self.captures(color, own, other))
     }
 
     /// The count of `color` (0 black, 1 white) with its turtle added on `cell`, no
@@ -179,7 +199,7 @@ impl<'p> LastTurn<'p> {
         if !self.may_gain(0, black, white) && !self.may_gain(1, white, black) {
             return 0;
         }
-        let mut next = *self.position;
+        let mut next = self.position;
         match next.resolve_turn_quiet(black, white) {
             Ok(status) if status.is_over() => super::playout::value(status) as i8,
             _ => 0,
@@ -216,12 +236,18 @@ impl<'p> LastTurn<'p> {
 
     /// Black's value of the serialized last turn in which `first` commits and the
     /// other answers knowing the pick. The opponent's holes are tried first (the
-    /// pick that blocks by colliding is the likeliest to stand).
+    /// pick that blocks by colliding is the likeliest to stand), then its capture
+    /// cells.
     pub(crate) fn serial(&self, first: Color) -> i8 {
         let lost: i8 = if first == Color::Black { -1 } else { 1 };
-        let blocks = self.holes[1 - first.index()] & self.empty;
+        let other = 1 - first.index();
+        // Picks that take the other's winning or capturing cells leave it the fewest
+        // answers.
+        let blocks = self.holes[other] & self.empty;
+        let denials = self.captures[other] & self.possible[other] & self.empty & !blocks;
         let every_pick_refuted = cells(blocks)
-            .chain(cells(self.empty & !blocks))
+            .chain(cells(denials))
+            .chain(cells(self.empty & !blocks & !denials))
             .all(|pick| self.refuted(pick, first.opponent()));
         if every_pick_refuted { lost } else { 0 }
     }

@@ -184,10 +184,9 @@ pub const ENDGAME_MIN_TURNS: u32 = 3;
 /// Solver nodes per search iteration when the move is bounded by iterations, not by
 /// a clock: the endgame's first share (the tree search has the iterations).
 const ENDGAME_NODES: u64 = 2;
-/// Of a clocked move, the share the endgame's deepening may take before the tree
-/// search starts (all of the move when the root is simultaneous), and the share by
-/// which the safe picks must be checked.
-const ENDGAME_SHARES: (f64, f64) = (0.3, 0.45);
+/// Of a clocked move, the share the endgame's deepening may take before it decides
+/// whether the tree search plays (with the rest of the move).
+const ENDGAME_SHARE: f64 = 0.7;
 
 /// The probability the opponent's root choice `chosen` had when the predicted cell
 /// `predicted` replaces its regret-matched draw (`drawn`, of probability `p`) with
@@ -1252,16 +1251,16 @@ pub fn search(
 enum Ended {
     /// Play this mix (a simultaneous root, solved).
     Play(Vec<(Cell, f64)>),
-    /// Search, then play only among these picks (they hold the solved value).
-    Keep(u128),
     /// Search as usual (nothing solved in time).
     Search,
 }
 
 /// The endgame's part of a move ([`Settings::endgame_empty`]): deepen within the
-/// first share of the move; a simultaneous root solved at least
-/// [`ENDGAME_MIN_TURNS`] deep deepens on to the end of the move and is played; a
-/// settled one has its safe picks checked within the second share.
+/// first share of the move. A root solved fewer than [`ENDGAME_MIN_TURNS`] turns deep,
+/// or one the solve shows lost to `color`, is left to the tree search (with the rest
+/// of the move); otherwise the solve deepens on to the end of the move and its
+/// deepest equilibrium is played: a simultaneous root's mix, or a settled root's pick
+/// that holds its value even against an opponent who knew it.
 fn endgame(
     position: &Position,
     color: Color,
@@ -1282,9 +1281,10 @@ fn endgame(
     } else {
         settings.iterations.max(1).saturating_mul(ENDGAME_NODES)
     };
+    // The tables take at most the trees' memory again.
+    endgame.bound_memory(settings.max_nodes.saturating_mul(NODE_BYTES));
     let max_turns = position.empty_cells().len() + 4;
-    let Some(plan) = endgame.deepen(position, at(ENDGAME_SHARES.0), nodes, max_turns, None)
-    else {
+    let Some(plan) = endgame.deepen(position, at(ENDGAME_SHARE), nodes, max_turns, None) else {
         return Ended::Search;
     };
     log::debug!(
@@ -1294,25 +1294,23 @@ fn endgame(
         plan.equilibrium.value,
         now.elapsed().as_secs_f64() * 1e3
     );
-    if plan.simultaneous() {
-        if plan.turns < ENDGAME_MIN_TURNS {
-            return Ended::Search;
-        }
-        let plan = endgame
-            .deepen(position, limits.deadline, nodes, max_turns, Some(plan.clone()))
-            .unwrap_or(plan);
-        log::debug!(
-            "endgame: simultaneous, deepened to {} turns, value {:.3}, {:.1} ms",
-            plan.turns,
-            plan.equilibrium.value,
-            now.elapsed().as_secs_f64() * 1e3
-        );
-        return Ended::Play(plan.strategy(color).to_vec());
+    let lost = match color {
+        Color::Black => plan.equilibrium.bounds.1 <= -1.0,
+        Color::White => plan.equilibrium.bounds.0 >= 1.0,
+    };
+    if plan.turns < ENDGAME_MIN_TURNS || lost {
+        return Ended::Search;
     }
-    match endgame.safe(position, color, &plan, at(ENDGAME_SHARES.1), nodes) {
-        0 => Ended::Search,
-        safe => Ended::Keep(safe),
-    }
+    let plan = endgame
+        .deepen(position, limits.deadline, nodes, max_turns, Some(plan.clone()))
+        .unwrap_or(plan);
+    log::debug!(
+        "endgame: deepened to {} turns, value {:.3}, {:.1} ms",
+        plan.turns,
+        plan.equilibrium.value,
+        now.elapsed().as_secs_f64() * 1e3
+    );
+    Ended::Play(plan.strategy(color).to_vec())
 }
 
 /// The answer of a root solved without the tree: `strategy`, and a pick drawn from it.
@@ -1344,12 +1342,10 @@ pub fn search_in(
     if settings.iterations == 0 && limits.deadline.is_none() {
         settings.iterations = Settings::default().iterations;
     }
-    let mut safe = BOARD;
     let empties = position.empty_cells().len();
     if settings.endgame_empty > 0 && empties <= settings.endgame_empty {
         match endgame(position, color, &settings, limits, &mut memory.endgame) {
             Ended::Play(strategy) => return solved(strategy, rng),
-            Ended::Keep(cells) => safe = cells,
             Ended::Search => {}
         }
     }
@@ -1362,7 +1358,7 @@ pub fn search_in(
         settings.root_width,
         settings.list_options(),
     );
-    if mine.len() == 1 && mine.first().is_some_and(|c| safe & c.bit() != 0) {
+    if mine.len() == 1 {
         let cell = *mine.first()?;
         return Some(Outcome {
             cell,
@@ -1387,7 +1383,7 @@ pub fn search_in(
     {
         extra |= p.cell.bit();
     }
-    let mut keep = safe;
+    let mut keep = BOARD;
     if settings.threat_search {
         let theirs = candidates_with(
             position,
@@ -2076,5 +2072,52 @@ mod tests {
         }
         eprintln!("score against greedy: {score} / {games}");
         assert!(score >= 0.6 * f64::from(games), "{score} / {games}");
+    }
+
+    #[test]
+    fn a_small_simultaneous_endgame_is_played_at_its_solved_equilibrium() {
+        use crate::ai::shell::exact::{self, Exact};
+        let settings = bounded(1000, Selection::RegretMatching);
+        let mut checked = 0;
+        for seed in 0..60 {
+            let Some(p) = exact::tactician_position(seed, 10, 14) else {
+                continue;
+            };
+            // Simultaneous within three turns, and not lost for white there.
+            let mut probe = Exact::new(u64::MAX);
+            probe.symmetric = false;
+            let Some(shallow) = probe.equilibrium(&p, 3) else {
+                continue;
+            };
+            let (lo, hi) = shallow.bounds;
+            if hi <= lo || lo >= 1.0 {
+                continue;
+            }
+            let mut rng = Rng::new(seed);
+            let played = search(&p, Color::White, &settings, &Limits::depth(1), &mut rng)
+                .expect("a pick");
+            assert!(played.solved_root && played.iterations == 0, "seed {seed}");
+            // An exact equilibrium of the game cut at some depth the budget reaches.
+            let exact_at = (3..=4).find(|&turns| {
+                let mut reference = Exact::new(u64::MAX);
+                reference.horizon = Some(turns);
+                let solved = reference.root(&p).expect("solves");
+                exact::exploitability(&solved, Color::White, &played.strategy) < 1e-7
+            });
+            assert!(exact_at.is_some(), "seed {seed}: {:?}", played.strategy);
+            // Without the endgame the tree search answers.
+            let off = Settings {
+                endgame_empty: 0,
+                ..settings
+            };
+            let searched = search(&p, Color::White, &off, &Limits::depth(1), &mut rng)
+                .expect("a pick");
+            assert!(searched.iterations > 0, "seed {seed}");
+            checked += 1;
+            if checked == 2 {
+                break;
+            }
+        }
+        assert_eq!(checked, 2);
     }
 }

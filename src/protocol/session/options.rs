@@ -55,6 +55,10 @@ pub struct Options {
     /// What the Shell: the search models its opponent from the picks it made at this
     /// table (`shell_model on`, [`crate::ai::shell::model`]).
     pub shell_model: bool,
+    /// What the Shell: at this many empty cells or fewer the search solves the game
+    /// cut a few turns ahead exactly and plays its equilibrium (`shell_endgame`; 0
+    /// never).
+    pub shell_endgame: u32,
     /// Othello: at this many empties or fewer the player solves exactly.
     pub endgame: u32,
     /// Othello: the midgame evaluation.
@@ -96,6 +100,7 @@ impl Default for Options {
             shell_threats: crate::ai::shell::Settings::default().threat_search,
             shell_eval: crate::ai::shell::Settings::default().eval,
             shell_model: true,
+            shell_endgame: crate::ai::shell::Settings::default().endgame_empty,
             endgame: 20,
             evaluation: Evaluation::Pattern,
             gogui_rows: false,
@@ -112,7 +117,7 @@ fn ai_default_builders() -> usize {
 }
 
 /// The option names, for the specification and error messages.
-pub const OPTION_NAMES: [&str; 23] = [
+pub const OPTION_NAMES: [&str; 24] = [
     "movetime",
     "depth",
     "threads",
@@ -129,6 +134,7 @@ pub const OPTION_NAMES: [&str; 23] = [
     "shell_threats",
     "shell_eval",
     "shell_model",
+    "shell_endgame",
     "player",
     "endgame",
     "eval",
@@ -216,6 +222,7 @@ impl Options {
                     format!("invalid value for {name}: expected playout, learned or mixed")
                 })?;
             }
+            "shell_endgame" => self.shell_endgame = number(name, value, 0, 30)?,
             "endgame" => self.endgame = number(name, value, 0, 60)?,
             "eval" => {
                 self.evaluation = Evaluation::from_name(value)
@@ -268,5 +275,18 @@ mod tests {
         assert_eq!(options.depth, Some(9));
         options.set("depth", "AUTO").expect("valid");
         assert_eq!(options, Options::default());
+    }
+
+    #[test]
+    fn the_shell_endgame_takes_a_cell_count_up_to_30() {
+        let mut options = Options::default();
+        assert_eq!(options.shell_endgame, 14);
+        options.set("shell_endgame", "0").expect("valid");
+        assert_eq!(options.shell_endgame, 0);
+        let refused = options.set("shell_endgame", "31").expect_err("out of range");
+        assert!(refused.contains("from 0 to 30"), "{refused}");
+        assert_eq!(options.shell_endgame, 0);
+        options.set("shell_endgame", "30").expect("valid");
+        assert_eq!(options.shell_endgame, 30);
     }
 }

@@ -187,6 +187,7 @@ fn settings(options: &Options, iterations: u64, prediction: Option<Prediction>) 
         prediction,
         // Without the model no turn is predicted: the open cut would never apply.
         modelled: options.shell_model && options.shell_open_cut_predicted,
+        endgame_empty: options.shell_endgame,
         ..Settings::default()
     }
 }
