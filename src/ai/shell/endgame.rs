@@ -112,12 +112,9 @@ impl Endgame {
                 equilibrium.value,
                 self.exact.stats.nodes() - start
             );
-            let decided = equilibrium.bounds.0 == equilibrium.bounds.1
-                && equilibrium.bounds.0.abs() == 1.0;
-            plan = Some(Plan {
-                turns,
-                equilibrium,
-            });
+            let decided =
+                equilibrium.bounds.0 == equilibrium.bounds.1 && equilibrium.bounds.0.abs() == 1.0;
+            plan = Some(Plan { turns, equilibrium });
             if decided {
                 break;
             }

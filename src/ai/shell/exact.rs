@@ -36,12 +36,12 @@ use std::collections::HashMap;
 
 use super::candidates::{WINDOWS, capture_cells, five_holes, weighted_window_scores};
 use super::greedy;
-use super::tactician;
 use super::last_turn::LastTurn;
 use super::lp;
 use super::matrix::Solution;
 use super::playout;
 use super::solver::Solved;
+use super::tactician;
 use crate::ai::key_hash::MixMap;
 use crate::games::Color;
 use crate::games::shell::cell::{BOARD, Dir};
@@ -446,7 +446,9 @@ impl Exact {
             self.aborted = true;
         }
         if self.stats.nodes().is_multiple_of(256)
-            && self.deadline.is_some_and(|d| std::time::Instant::now() >= d)
+            && self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
         {
             self.aborted = true;
         }

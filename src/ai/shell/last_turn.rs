@@ -114,8 +114,7 @@ impl LastTurn {
             for cell in cells(self.holes[color]) {
                 let mut with = *position;
                 *with.turtle_mask_mut(Color::ALL[color]) |= cell.bit();
-                self.raised[color][cell.index()] =
-                    with.winning_turtles(Color::ALL[color]) as u8;
+                self.raised[color][cell.index()] = with.winning_turtles(Color::ALL[color]) as u8;
             }
         }
         self.possible = if self.base > 0 {
@@ -170,8 +169,7 @@ impl LastTurn {
     /// hatch only for the other.
     fn may_gain(&self, color: usize, own: Cell, other: Cell) -> bool {
         self.holes[color] & own.bit() != 0
-            || (self.possible[color] & own.bit() != 0
-                && self.captures(color, own, other))
+            || (self.possible[color] & own.bit() != 0 && self.captures(color, own, other))
     }
 
     /// The count of `color` (0 black, 1 white) with its turtle added on `cell`, no
@@ -330,7 +328,10 @@ mod tests {
                 }
             }
         }
-        assert!(louds > 0 && quiet > 0 && decided > 0, "{louds} {quiet} {decided}");
+        assert!(
+            louds > 0 && quiet > 0 && decided > 0,
+            "{louds} {quiet} {decided}"
+        );
     }
 
     #[test]

@@ -1302,7 +1302,13 @@ fn endgame(
         return Ended::Search;
     }
     let plan = endgame
-        .deepen(position, limits.deadline, nodes, max_turns, Some(plan.clone()))
+        .deepen(
+            position,
+            limits.deadline,
+            nodes,
+            max_turns,
+            Some(plan.clone()),
+        )
         .unwrap_or(plan);
     log::debug!(
         "endgame: deepened to {} turns, value {:.3}, {:.1} ms",
@@ -2094,8 +2100,8 @@ mod tests {
                 continue;
             }
             let mut rng = Rng::new(seed);
-            let played = search(&p, Color::White, &settings, &Limits::depth(1), &mut rng)
-                .expect("a pick");
+            let played =
+                search(&p, Color::White, &settings, &Limits::depth(1), &mut rng).expect("a pick");
             assert!(played.solved_root && played.iterations == 0, "seed {seed}");
             // An exact equilibrium of the game cut at some depth the budget reaches.
             let exact_at = (3..=4).find(|&turns| {
@@ -2110,8 +2116,8 @@ mod tests {
                 endgame_empty: 0,
                 ..settings
             };
-            let searched = search(&p, Color::White, &off, &Limits::depth(1), &mut rng)
-                .expect("a pick");
+            let searched =
+                search(&p, Color::White, &off, &Limits::depth(1), &mut rng).expect("a pick");
             assert!(searched.iterations > 0, "seed {seed}");
             checked += 1;
             if checked == 2 {

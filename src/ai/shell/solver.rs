@@ -169,7 +169,11 @@ impl Solved {
         } else {
             &self.solution.cols
         };
-        self.cells.iter().copied().zip(mix.iter().copied()).collect()
+        self.cells
+            .iter()
+            .copied()
+            .zip(mix.iter().copied())
+            .collect()
     }
 
     /// How much a best-responding opponent gains against `strategy` (cells with their

@@ -283,7 +283,9 @@ mod tests {
         assert_eq!(options.shell_endgame, 14);
         options.set("shell_endgame", "0").expect("valid");
         assert_eq!(options.shell_endgame, 0);
-        let refused = options.set("shell_endgame", "31").expect_err("out of range");
+        let refused = options
+            .set("shell_endgame", "31")
+            .expect_err("out of range");
         assert!(refused.contains("from 0 to 30"), "{refused}");
         assert_eq!(options.shell_endgame, 0);
         options.set("shell_endgame", "30").expect("valid");
