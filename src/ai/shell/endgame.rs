@@ -4,16 +4,11 @@
 //! many turns left, true whatever came before).
 //!
 //! Each solve is of the game cut `turns` turns ahead, an unfinished line counting as
-//! a draw. What the deepest finished solve says decides the move:
-//!
-//! - **a simultaneous root** (the serialized bounds differ: what either colour gets
-//!   depends on guessing the other's pick): the solve goes on deepening to the end of
-//!   the move's budget and the player plays the deepest equilibrium's mix as it is
-//!   (no share is cut: a dropped share is what an exploiter punishes);
-//! - **a settled root** (the bounds meet at a value `v`): some pick holds `v` even
-//!   when the opponent answers knowing it; the tree search plays as usual, but only
-//!   among the picks shown to hold `v` ([`Plan::safe`]), so a line lost within the
-//!   horizon is never drawn.
+//! a draw. Once three turns or more are solved and the root is not lost, the player
+//! deepens on to the end of the move and plays the deepest equilibrium as it is: a
+//! simultaneous root's mix (no share is cut: a dropped share is what an exploiter
+//! punishes), or a settled root's serialized first pick, which holds the value even
+//! against an opponent who knew it ([`super::mcts`]).
 
 use std::time::Instant;
 
