@@ -68,6 +68,12 @@ impl Plan {
 }
 
 impl Endgame {
+    /// What the solver did so far, over every solve.
+    #[must_use]
+    pub fn stats(&self) -> super::exact::Stats {
+        self.exact.stats
+    }
+
     /// Bounds the tables to about `bytes` (they are forgotten at a solve's start
     /// once they hold more).
     pub fn bound_memory(&mut self, bytes: usize) {

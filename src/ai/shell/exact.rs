@@ -192,6 +192,8 @@ pub struct Exact {
     last: MixMap<Key, Last>,
     /// The last turn being valued, reused.
     last_turn: Box<LastTurn>,
+    /// The key of the position `last_turn` holds.
+    held: Option<Key>,
     /// What it did so far.
     pub stats: Stats,
     /// The most nodes ([`Stats::nodes`]) one solve may search before it gives up.
@@ -274,14 +276,17 @@ impl Key {
     }
 }
 
-/// A position one turn from the cut: its serialized values (black first, white first)
-/// and its exact value (NaN until asked for).
+/// A position one turn from the cut: its serialized values (black first, white first;
+/// [`UNKNOWN`] until asked for) and its exact value (NaN until known).
 #[derive(Clone, Copy)]
 struct Last {
     lo: i8,
     hi: i8,
     value: f64,
 }
+
+/// A serialized value of [`Last`] not valued yet.
+const UNKNOWN: i8 = i8::MIN;
 
 /// A serialized value's bounds (`lo..=hi`, black's) and the first mover's best pick
 /// (a cell index, `u8::MAX` for none).
@@ -420,6 +425,7 @@ impl Exact {
             serial: MixMap::default(),
             last: MixMap::default(),
             last_turn: Box::new(LastTurn::new(&Position::new())),
+            held: None,
             stats: Stats::default(),
             budget,
             limit: u64::MAX,
@@ -499,12 +505,27 @@ impl Exact {
             self.stats.proven += 1;
             return (lo, None);
         }
+        // The first mover never wins: the second can collide with its every pick.
+        if first == Color::Black {
+            hi = hi.min(0);
+        } else {
+            lo = lo.max(0);
+        }
+        if lo == hi {
+            return (lo, None);
+        }
         let key = Key::of(position, turns, first);
         let mut hint = None;
         if let Some(entry) = self.serial.get(&key) {
             self.stats.hits += 1;
             lo = lo.max(entry.lo);
             hi = hi.min(entry.hi);
+            hint = Cell::from_index(usize::from(entry.best));
+        } else if let Some(entry) = self.serial.get(&Key {
+            turns: key.turns - 1,
+            ..key
+        }) {
+            // A shallower solve's best pick (iterative deepening) is tried first.
             hint = Cell::from_index(usize::from(entry.best));
         }
         // The other order bounds this one: black committing first is worth at most
@@ -703,27 +724,66 @@ impl Exact {
     }
 
     /// The serialized value of `position` with one turn left when `first` commits
-    /// first.
+    /// first ([`LastTurn`]), remembered; the other order is valued only when asked for.
     fn last_serial(&mut self, position: &Position, first: Color) -> i8 {
-        let (lo, hi) = self.last_bounds(position);
-        if first == Color::Black { lo } else { hi }
+        let key = Key::of(position, 1, Color::Black);
+        let mut entry = match self.last.get(&key) {
+            Some(&entry) => {
+                let known = if first == Color::Black {
+                    entry.lo
+                } else {
+                    entry.hi
+                };
+                if known != UNKNOWN {
+                    self.stats.hits += 1;
+                    return known;
+                }
+                entry
+            }
+            None => {
+                self.stats.last_turns += 1;
+                Last {
+                    lo: UNKNOWN,
+                    hi: UNKNOWN,
+                    value: f64::NAN,
+                }
+            }
+        };
+        // The first mover never wins: with the second unable to, it is a draw.
+        let v = if LastTurn::hopeless(position, first.opponent()) {
+            0
+        } else {
+            self.hold(position, key);
+            self.last_turn.serial(first)
+        };
+        if first == Color::Black {
+            entry.lo = v;
+        } else {
+            entry.hi = v;
+        }
+        if entry.lo == entry.hi {
+            entry.value = f64::from(v);
+        }
+        self.last.insert(key, entry);
+        v
+    }
+
+    /// Makes the reused [`LastTurn`] that of `position` (with `key`) unless it is
+    /// already.
+    fn hold(&mut self, position: &Position, key: Key) {
+        if self.held != Some(key) {
+            self.last_turn.set(position);
+            self.held = Some(key);
+        }
     }
 
     /// The serialized values (black first, white first) of `position` with one turn
     /// left ([`LastTurn`]), remembered.
     fn last_bounds(&mut self, position: &Position) -> (i8, i8) {
-        let key = Key::of(position, 1, Color::Black);
-        if let Some(entry) = self.last.get(&key) {
-            self.stats.hits += 1;
-            return (entry.lo, entry.hi);
-        }
-        self.stats.last_turns += 1;
-        self.last_turn.set(position);
-        let turn = &self.last_turn;
-        let (lo, hi) = (turn.serial(Color::Black), turn.serial(Color::White));
-        let value = if lo == hi { f64::from(lo) } else { f64::NAN };
-        self.last.insert(key, Last { lo, hi, value });
-        (lo, hi)
+        (
+            self.last_serial(position, Color::Black),
+            self.last_serial(position, Color::White),
+        )
     }
 
     /// Black's exact value of `position` with one turn left ([`LastTurn`]): the
@@ -737,13 +797,10 @@ impl Exact {
         if !entry.value.is_nan() {
             return entry.value;
         }
-        self.last_turn.set(position);
-        let turn = &self.last_turn;
+        self.hold(position, key);
         let cells: Vec<Cell> = position.empty_cells().iter().collect();
-        let mut matrix = Vec::with_capacity(cells.len() * cells.len());
-        turn.matrix(&cells, &mut matrix);
-        self.stats.programs += 1;
-        let value = lp::solve(&matrix, cells.len(), cells.len()).value;
+        let (value, programs) = self.last_turn.solve(&cells);
+        self.stats.programs += programs;
         self.last.insert(key, Last { value, ..entry });
         value
     }
@@ -966,9 +1023,16 @@ pub fn double_oracle(
     let mut bounds: Vec<(Option<f64>, Option<f64>)> = vec![(None, None); rows * cols];
     let mut row_set = vec![start.0.min(rows.saturating_sub(1))];
     let mut col_set = vec![start.1.min(cols.saturating_sub(1))];
+    let (mut in_rows, mut in_cols) = (vec![false; rows], vec![false; cols]);
+    in_rows[row_set[0]] = true;
+    in_cols[col_set[0]] = true;
+    let mut restricted = Vec::with_capacity(rows * cols);
+    let mut col_mix: Vec<(usize, f64)> = Vec::with_capacity(cols);
+    let mut row_mix: Vec<(usize, f64)> = Vec::with_capacity(rows);
+    let mut scratch = vec![0.0; rows.max(cols)];
     let mut programs = 0;
     loop {
-        let mut restricted = Vec::with_capacity(row_set.len() * col_set.len());
+        restricted.clear();
         for &i in &row_set {
             for &j in &col_set {
                 let k = i * cols + j;
@@ -986,47 +1050,38 @@ pub fn double_oracle(
         programs += 1;
         let solution = lp::solve(&restricted, row_set.len(), col_set.len());
         let v = solution.value;
-        let full = |set: &[usize], mix: &[f64], len: usize| {
-            let mut all = vec![0.0; len];
-            for (&i, &p) in set.iter().zip(mix) {
-                all[i] = p;
-            }
-            all
+        // Each mix most probable first: those entries move an estimate most.
+        let mix = |set: &[usize], shares: &[f64], out: &mut Vec<(usize, f64)>| {
+            out.clear();
+            out.extend(
+                set.iter()
+                    .copied()
+                    .zip(shares.iter().copied())
+                    .filter(|m| m.1 > 0.0),
+            );
+            out.sort_by(|a, b| b.1.total_cmp(&a.1));
         };
-        let col_mix: Vec<(usize, f64)> = col_set
-            .iter()
-            .copied()
-            .zip(solution.cols.iter().copied())
-            .filter(|m| m.1 > 0.0)
-            .collect();
-        let row_mix: Vec<(usize, f64)> = row_set
-            .iter()
-            .copied()
-            .zip(solution.rows.iter().copied())
-            .filter(|m| m.1 > 0.0)
-            .collect();
-        let mut best_row = None;
-        let mut best = v + EPS;
-        for i in (0..rows).filter(|i| !row_set.contains(i)) {
-            let pairs: Vec<(usize, f64)> =
-                col_mix.iter().map(|&(j, y)| (i * cols + j, y)).collect();
-            if let Some(u) = response(game, cols, &mut exact, &mut bounds, &pairs, best, true) {
-                best = u;
-                best_row = Some(i);
-            }
-        }
-        let mut best_col = None;
-        let mut best = v - EPS;
-        for j in (0..cols).filter(|j| !col_set.contains(j)) {
-            let pairs: Vec<(usize, f64)> =
-                row_mix.iter().map(|&(i, x)| (i * cols + j, x)).collect();
-            if let Some(u) = response(game, cols, &mut exact, &mut bounds, &pairs, best, false) {
-                best = u;
-                best_col = Some(j);
-            }
-        }
+        mix(&col_set, &solution.cols, &mut col_mix);
+        mix(&row_set, &solution.rows, &mut row_mix);
+        let mut scan = Scan {
+            cols,
+            exact: &mut exact,
+            bounds: &mut bounds,
+            optimistic: &mut scratch,
+        };
+        let best_row = scan.best(game, &in_rows, &col_mix, v + EPS, true, |i, j| i * cols + j);
+        let best_col = scan.best(game, &in_cols, &row_mix, v - EPS, false, |j, i| {
+            i * cols + j
+        });
         // A stopped solve ends here too: its answer is discarded.
         if best_row.is_none() && best_col.is_none() || game.stopped() {
+            let full = |set: &[usize], mix: &[f64], len: usize| {
+                let mut all = vec![0.0; len];
+                for (&i, &p) in set.iter().zip(mix) {
+                    all[i] = p;
+                }
+                all
+            };
             let (r, c) = (
                 full(&row_set, &solution.rows, rows),
                 full(&col_set, &solution.cols, cols),
@@ -1040,69 +1095,108 @@ pub fn double_oracle(
                 programs,
             );
         }
-        row_set.extend(best_row);
-        col_set.extend(best_col);
+        if let Some(i) = best_row {
+            row_set.push(i);
+            in_rows[i] = true;
+        }
+        if let Some(j) = best_col {
+            col_set.push(j);
+            in_cols[j] = true;
+        }
     }
 }
 
-/// Whether one pick beats `best` against the other side's mix `pairs` (entry index
-/// `i * cols + j`, probability): its expected value if it does (more than `best` for
-/// the rows, `maximise`; less for the columns), `None` otherwise.
-fn response(
-    game: &mut impl Entries,
+/// Double oracle's tables during one solve: the known entries, their bounds, and
+/// scratch room for one candidate's optimistic entries.
+struct Scan<'t> {
     cols: usize,
-    exact: &mut [Option<f64>],
-    bounds: &mut [(Option<f64>, Option<f64>)],
-    pairs: &[(usize, f64)],
-    best: f64,
-    maximise: bool,
-) -> Option<f64> {
-    // The optimistic end of each entry: exact when known, else its bound.
-    let mut optimistic = Vec::with_capacity(pairs.len());
-    for &(k, _) in pairs {
-        let o = match exact[k] {
-            Some(v) => v,
-            None => {
-                let end = if maximise {
-                    &mut bounds[k].1
-                } else {
-                    &mut bounds[k].0
-                };
-                let b = *end.get_or_insert_with(|| game.bound(k / cols, k % cols, maximise));
-                if let (Some(lo), Some(hi)) = bounds[k]
-                    && hi - lo <= EPS
-                {
-                    exact[k] = Some(lo);
+    exact: &'t mut [Option<f64>],
+    bounds: &'t mut [(Option<f64>, Option<f64>)],
+    optimistic: &'t mut [f64],
+}
+
+impl Scan<'_> {
+    /// The best response outside the restricted game (`taken`) to the other side's
+    /// `mix` (its picks with their shares, most probable first) when it beats
+    /// `best` (more for the rows, `maximise`; less for the columns); `at` gives the
+    /// entry index of a candidate against one of the other side's picks.
+    fn best(
+        &mut self,
+        game: &mut impl Entries,
+        taken: &[bool],
+        mix: &[(usize, f64)],
+        mut best: f64,
+        maximise: bool,
+        at: impl Fn(usize, usize) -> usize,
+    ) -> Option<usize> {
+        let mut found = None;
+        for candidate in (0..taken.len()).filter(|&c| !taken[c]) {
+            if let Some(u) = self.response(game, mix, |other| at(candidate, other), best, maximise)
+            {
+                best = u;
+                found = Some(candidate);
+            }
+        }
+        found
+    }
+
+    /// Whether one pick beats `best` against the other side's `mix`, its entries
+    /// at `at`: its expected value if it does, `None` otherwise. Each entry is first
+    /// taken at its optimistic end (exact when known, else its bound); the exact
+    /// values are asked for, most probable first, only while the pick still might.
+    fn response(
+        &mut self,
+        game: &mut impl Entries,
+        mix: &[(usize, f64)],
+        at: impl Fn(usize) -> usize,
+        best: f64,
+        maximise: bool,
+    ) -> Option<f64> {
+        let cols = self.cols;
+        let mut estimate = 0.0;
+        for (m, &(other, p)) in mix.iter().enumerate() {
+            let k = at(other);
+            let o = match self.exact[k] {
+                Some(v) => v,
+                None => {
+                    let end = if maximise {
+                        &mut self.bounds[k].1
+                    } else {
+                        &mut self.bounds[k].0
+                    };
+                    let b = *end.get_or_insert_with(|| game.bound(k / cols, k % cols, maximise));
+                    if let (Some(lo), Some(hi)) = self.bounds[k]
+                        && hi - lo <= EPS
+                    {
+                        self.exact[k] = Some(lo);
+                    }
+                    b
                 }
-                b
-            }
-        };
-        optimistic.push(o);
-    }
-    let beats = |u: f64| if maximise { u > best } else { u < best };
-    let mut estimate: f64 = pairs.iter().zip(&optimistic).map(|(p, o)| p.1 * o).sum();
-    if !beats(estimate) {
-        return None;
-    }
-    // Most probable entries first: they move the estimate most.
-    let mut order: Vec<usize> = (0..pairs.len()).collect();
-    order.sort_by(|&a, &b| pairs[b].1.total_cmp(&pairs[a].1));
-    for m in order {
-        let (k, p) = pairs[m];
-        let v = match exact[k] {
-            Some(v) => v,
-            None => {
-                let v = game.exact(k / cols, k % cols);
-                exact[k] = Some(v);
-                v
-            }
-        };
-        estimate += p * (v - optimistic[m]);
+            };
+            self.optimistic[m] = o;
+            estimate += p * o;
+        }
+        let beats = |u: f64| if maximise { u > best } else { u < best };
         if !beats(estimate) {
             return None;
         }
+        for (m, &(other, p)) in mix.iter().enumerate() {
+            let k = at(other);
+            let v = match self.exact[k] {
+                Some(v) => v,
+                None => {
+                    let v = game.exact(k / cols, k % cols);
+                    self.exact[k] = Some(v);
+                    v
+                }
+            };
+            estimate += p * (v - self.optimistic[m]);
+            if !beats(estimate) {
+                return None;
+            }
+        }
+        Some(estimate)
     }
-    Some(estimate)
 }
 
 /// Plain backward induction, the reference: every node's full matrix of exact child

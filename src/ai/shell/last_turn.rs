@@ -12,7 +12,11 @@
 //!   colour's count only on a cell completing a five, and the other colour's turtle
 //!   touches no black line) and white's on white's, so the pair is worth the sign of
 //!   the difference of the two counts, each computed once per pick;
-//! - a **loud** pair, where a new turtle captures, is resolved by the rules.
+//! - a **loud** pair, where a new turtle captures, is resolved by the rules, unless
+//!   only one colour captures and the counts already decide it (the capturer's
+//!   turtles only grow, the other's only shrink), or the other's pick lies off the
+//!   capturer's steps: then the capturer's lone turtle, settled once per pick, gives
+//!   the value. A resolved pair is remembered for the position.
 //!
 //! From equal counts of zero, a colour wins only by ending the turn with a five, which
 //! must lie within its turtles, its pick and the eggs (hatching is the only other way
@@ -26,13 +30,16 @@
 //! The serialized values follow at once: the second mover can always collide with
 //! the first mover's pick, so with black committing first black gets at most 0, and
 //! −1 exactly when every black pick has a white answer that wins (white first: at
-//! least 0, +1 when every white pick has a black answer that wins).
+//! least 0, +1 when every white pick has a black answer that wins). Where they
+//! differ, the matrix game of the joint picks is solved by double oracle, with the
+//! loud pairs bounded before any is resolved.
 
 use super::candidates::{capture_cells, five_holes};
-use crate::games::Color;
+use super::exact;
 use crate::games::shell::cell::{BOARD, Dir};
 use crate::games::shell::position::has_five;
 use crate::games::shell::{Cell, CellSet, Position};
+use crate::games::{Color, Status};
 
 /// One ongoing position's last turn. Reused from position to position
 /// ([`LastTurn::set`]): it is large, and clearing it whole would cost more than
@@ -58,6 +65,16 @@ pub(crate) struct LastTurn {
     /// Per colour, the picks after which it may hold a five at all: its turtles, the
     /// pick and every egg (an egg may hatch its way) hold one.
     possible: [u128; 2],
+
+    /// The resolved loud pairs' values, by black's cell index · 81 + white's: the
+    /// value + 1 in the low two bits, the generation above (an entry of another
+    /// generation is unknown).
+    resolved: [u32; 81 * 81],
+    /// This position's generation, advanced by [`LastTurn::set`].
+    generation: u32,
+    /// Per colour and cell index, a lone turtle's turn ([`LastTurn::lone`]): the
+    /// generation it was found in, black's value, and the cells near its new turtles.
+    lone: [[(u32, i8, u128); 81]; 2],
 }
 
 /// The cells `x` with `x + steps·dir` in `mask`.
@@ -89,14 +106,38 @@ impl LastTurn {
             through: [[0; 81]; 2],
             anticipating: [0; 2],
             possible: [0; 2],
+            resolved: [0; 81 * 81],
+            generation: 0,
+            lone: [[(0, 0, 0); 81]; 2],
         };
         turn.set(position);
         turn
     }
 
+    /// Whether `color` cannot win the last turn of the ongoing `position` whatever
+    /// is picked, told without building the turn: from counts of zero a colour wins
+    /// only with a five of its turtles, its pick and eggs hatched its way, so none
+    /// can form when its turtles and every egg hold no five and no empty cell
+    /// completes one (in sudden death a capture may win, so this says nothing).
+    pub(crate) fn hopeless(position: &Position, color: Color) -> bool {
+        if position.status() != Status::Ongoing {
+            return false;
+        }
+        let reach = position.turtle_mask(color) | position.eggs;
+        !has_five(reach) && five_holes(reach, BOARD & !position.occupied()) == 0
+    }
+
     /// Makes this the last turn of `position`, which must be ongoing (or in sudden
     /// death).
     pub(crate) fn set(&mut self, position: &Position) {
+        // A new generation forgets the resolved pairs; the entries are cleared once
+        // the stamp wraps around.
+        self.generation = (self.generation + 1) & (u32::MAX >> 2);
+        if self.generation == 0 {
+            self.resolved = [0; 81 * 81];
+            self.lone = [[(0, 0, 0); 81]; 2];
+            self.generation = 1;
+        }
         // Only the anticipating picks' entries were written.
         for color in 0..2 {
             for x in cells(self.anticipating[color]) {
@@ -182,30 +223,122 @@ impl LastTurn {
         }
     }
 
-    /// Black's value of the joint pick: +1, −1 or 0.
-    pub(crate) fn value(&self, black: Cell, white: Cell) -> i8 {
-        if black == white {
-            return 0;
+    /// Black's value of the joint pick when it follows without resolving the turn:
+    /// always for collisions and quiet pairs. When only one colour captures, its
+    /// turtles only grow (claims hatch for it alone, and only its hatched turtles
+    /// capture on) and the other's only shrink, so the counts with the picks added
+    /// bound the counts after: the capturer wins if it is ahead already, and draws if
+    /// the other is not ahead and it cannot gain.
+    fn settled(&self, black: Cell, white: Cell) -> Option<i8> {
+        let (b, w) = (self.count(0, black), self.count(1, white));
+        let sign = i8::from(b > w) - i8::from(w > b);
+        let by_black = self.captures(0, black, white);
+        let by_white = self.captures(1, white, black);
+        if !by_black && !by_white {
+            return Some(sign);
         }
-        let loud = self.captures(0, black, white) || self.captures(1, white, black);
-        if !loud {
-            let (b, w) = (self.count(0, black), self.count(1, white));
-            return i8::from(b > w) - i8::from(w > b);
-        }
-        // From equal counts a side wins only by gaining: with no gain possible on
-        // either side the turn cannot be decided.
-        if !self.may_gain(0, black, white) && !self.may_gain(1, white, black) {
-            return 0;
-        }
-        let mut next = self.position;
-        match next.resolve_turn_quiet(black, white) {
-            Ok(status) if status.is_over() => super::playout::value(status) as i8,
-            _ => 0,
+        let (gain_black, gain_white) = (
+            self.may_gain(0, black, white),
+            self.may_gain(1, white, black),
+        );
+        match (by_black, by_white) {
+            // From equal counts a side wins only by gaining: with no gain possible
+            // on either side the turn cannot be decided.
+            _ if !gain_black && !gain_white => Some(0),
+            (true, false) if sign > 0 || (sign == 0 && !gain_black) => Some(sign),
+            (false, true) if sign < 0 || (sign == 0 && !gain_white) => Some(sign),
+            _ => None,
         }
     }
 
+    /// A lone turtle of `color` (0 black, 1 white) on `cell` settled by the rules
+    /// with the other colour's pick left out ([`Position::imagine_lone_turtle`]):
+    /// black's value after it, and the cells one or two steps from its new turtles
+    /// along a line, remembered for the position.
+    fn lone(&mut self, color: usize, cell: Cell) -> (i8, u128) {
+        let (seen, value, near) = self.lone[color][cell.index()];
+        if seen == self.generation {
+            return (value, near);
+        }
+        let own = Color::ALL[color];
+        let (value, grown) = match self.position.imagine_lone_turtle(own, cell) {
+            Some((after, _)) => {
+                let status = after.status();
+                let value = if status.is_over() {
+                    super::playout::value(status) as i8
+                } else {
+                    0
+                };
+                (
+                    value,
+                    after.turtle_mask(own) & !self.position.turtle_mask(own),
+                )
+            }
+            None => (0, BOARD),
+        };
+        let near = Dir::ALL.into_iter().fold(0, |m, dir| {
+            m | ahead_by(dir, grown, 1) | ahead_by(dir, grown, 2)
+        });
+        self.lone[color][cell.index()] = (self.generation, value, near);
+        (value, near)
+    }
+
+    /// Black's value of the joint pick when it follows without resolving the whole
+    /// turn: [`LastTurn::settled`], or, when only one colour captures, that colour's
+    /// lone turtle's value ([`LastTurn::lone`]) if the other's pick completes no five
+    /// and lies off the cells near the capturer's new turtles. A turtle there takes
+    /// no part in any capture step (a step flanks only the two cells next to a new
+    /// turtle, the closer must be the capturer's, and the other colour, capturing
+    /// nothing, never claims an egg or gets a new turtle), so every step and both
+    /// counts are as without it.
+    fn shortcut(&mut self, black: Cell, white: Cell) -> Option<i8> {
+        if let Some(v) = self.settled(black, white) {
+            return Some(v);
+        }
+        let by_black = self.captures(0, black, white);
+        let by_white = self.captures(1, white, black);
+        let (capturer, pick, other) = match (by_black, by_white) {
+            (true, false) => (0, black, white),
+            (false, true) => (1, white, black),
+            _ => return None,
+        };
+        if self.holes[1 - capturer] & other.bit() != 0 {
+            return None;
+        }
+        let (value, near) = self.lone(capturer, pick);
+        (near & other.bit() == 0).then_some(value)
+    }
+
+    /// Black's value of the joint pick if it is known without resolving the turn:
+    /// a collision, [`LastTurn::shortcut`], or a pair resolved before.
+    fn known(&mut self, black: Cell, white: Cell) -> Option<i8> {
+        if black == white {
+            return Some(0);
+        }
+        if let Some(v) = self.shortcut(black, white) {
+            return Some(v);
+        }
+        let entry = self.resolved[black.index() * 81 + white.index()];
+        (entry >> 2 == self.generation).then(|| (entry & 3) as i8 - 1)
+    }
+
+    /// Black's value of the joint pick: +1, −1 or 0.
+    pub(crate) fn value(&mut self, black: Cell, white: Cell) -> i8 {
+        if let Some(v) = self.known(black, white) {
+            return v;
+        }
+        let mut next = self.position;
+        let value = match next.resolve_turn_quiet(black, white) {
+            Ok(status) if status.is_over() => super::playout::value(status) as i8,
+            _ => 0,
+        };
+        self.resolved[black.index() * 81 + white.index()] =
+            self.generation << 2 | (value + 1) as u32;
+        value
+    }
+
     /// Whether the second mover (`second`) has an answer to `pick` that wins for it.
-    fn refuted(&self, pick: Cell, second: Color) -> bool {
+    fn refuted(&mut self, pick: Cell, second: Color) -> bool {
         let (me, other) = (second.index(), 1 - second.index());
         let win: i8 = if second == Color::Black { 1 } else { -1 };
         // Only answers that may gain can win ([`LastTurn::may_gain`]): holes, and
@@ -217,13 +350,12 @@ impl LastTurn {
             }
         }
         let answers = (self.holes[me] | capturing & self.possible[me]) & self.empty & !pick.bit();
-        // Quiet winning answers first: they need no resolving.
+        // Answers that win without resolving first.
         let first_count = self.count(other, pick);
         let quiet_wins = cells(answers & self.holes[me]).any(|answer| {
-            let (b, w) = pair(second, pick, answer);
-            !self.captures(0, b, w)
-                && !self.captures(1, w, b)
-                && self.count(me, answer) > first_count
+            // The first mover's pick does not capture: its count can only fall, and
+            // ours only rise.
+            !self.captures(other, pick, answer) && self.count(me, answer) > first_count
         });
         quiet_wins
             || cells(answers).any(|answer| {
@@ -236,7 +368,7 @@ impl LastTurn {
     /// other answers knowing the pick. The opponent's holes are tried first (the
     /// pick that blocks by colliding is the likeliest to stand), then its capture
     /// cells.
-    pub(crate) fn serial(&self, first: Color) -> i8 {
+    pub(crate) fn serial(&mut self, first: Color) -> i8 {
         let lost: i8 = if first == Color::Black { -1 } else { 1 };
         let other = 1 - first.index();
         // Picks that take the other's winning or capturing cells leave it the fewest
@@ -250,14 +382,81 @@ impl LastTurn {
         if every_pick_refuted { lost } else { 0 }
     }
 
+    /// Bounds on black's value of the joint pick without resolving it: exact for
+    /// collisions and quiet pairs; for a loud pair, 0 on the side of a colour that
+    /// cannot gain ([`LastTurn::may_gain`]), ±1 on the other.
+    fn bound(&mut self, black: Cell, white: Cell, upper: bool) -> i8 {
+        if let Some(v) = self.known(black, white) {
+            return v;
+        }
+        // A colour that does not capture ends with at most its count with its pick,
+        // the other with at least its own; one that captures wins only by gaining.
+        let (b, w) = (self.count(0, black), self.count(1, white));
+        if upper {
+            if self.captures(0, black, white) {
+                i8::from(self.may_gain(0, black, white))
+            } else {
+                i8::from(b > w)
+            }
+        } else if self.captures(1, white, black) {
+            -i8::from(self.may_gain(1, white, black))
+        } else {
+            -i8::from(w > b)
+        }
+    }
+
+    /// A first pick for `color`'s side of the restricted game: a cell completing its
+    /// five, else one completing the other's, else one of its capture cells, else the
+    /// first of `cells`; its index in `cells`.
+    fn opening(&self, color: usize, cells: &[Cell]) -> usize {
+        let other = 1 - color;
+        [
+            self.holes[color],
+            self.holes[other],
+            self.captures[color] & self.possible[color],
+        ]
+        .into_iter()
+        .find_map(|mask| cells.iter().position(|c| mask & c.bit() != 0))
+        .unwrap_or(0)
+    }
+
+    /// Black's exact value of the last turn, a matrix game over `cells` (the empty
+    /// cells), solved by double oracle with the pairs' cheap bounds
+    /// ([`exact::double_oracle`]): most loud pairs are never resolved. Also the
+    /// number of restricted games solved.
+    pub(crate) fn solve(&mut self, cells: &[Cell]) -> (f64, u64) {
+        let start = (self.opening(0, cells), self.opening(1, cells));
+        let mut entries = Entries { turn: self, cells };
+        let (solution, programs) =
+            exact::double_oracle(&mut entries, cells.len(), cells.len(), start);
+        (solution.value, programs)
+    }
+
     /// The joint picks' values, row-major over `cells` (black's pick the row).
-    pub(crate) fn matrix(&self, cells: &[Cell], out: &mut Vec<f64>) {
+    #[cfg(test)]
+    fn matrix(&mut self, cells: &[Cell], out: &mut Vec<f64>) {
         out.clear();
         for &b in cells {
             for &w in cells {
                 out.push(f64::from(self.value(b, w)));
             }
         }
+    }
+}
+
+/// A last turn's joint picks as matrix entries, for double oracle.
+struct Entries<'a> {
+    turn: &'a mut LastTurn,
+    cells: &'a [Cell],
+}
+
+impl exact::Entries for Entries<'_> {
+    fn exact(&mut self, i: usize, j: usize) -> f64 {
+        f64::from(self.turn.value(self.cells[i], self.cells[j]))
+    }
+
+    fn bound(&mut self, i: usize, j: usize, upper: bool) -> f64 {
+        f64::from(self.turn.bound(self.cells[i], self.cells[j], upper))
     }
 }
 
@@ -273,8 +472,7 @@ fn pair(second: Color, pick: Cell, answer: Cell) -> (Cell, Cell) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::shell::exact;
-    use crate::ai::shell::playout;
+    use crate::ai::shell::{lp, playout};
 
     /// Black's value of the joint pick by the rules.
     fn resolved(position: &Position, b: Cell, w: Cell) -> i8 {
@@ -304,12 +502,22 @@ mod tests {
     fn every_joint_pick_is_valued_as_the_rules_resolve_it() {
         let (mut louds, mut quiet, mut decided) = (0, 0, 0);
         for p in positions() {
-            let turn = LastTurn::new(&p);
+            let mut turn = LastTurn::new(&p);
             let cells: Vec<Cell> = p.empty_cells().iter().collect();
             for &b in &cells {
                 for &w in &cells {
                     let want = resolved(&p, b, w);
+                    // The bounds first: they must hold before the pair is resolved
+                    // and remembered.
+                    let (lo, hi) = (turn.bound(b, w, false), turn.bound(b, w, true));
+                    assert!(lo <= want && want <= hi, "{} {b} {w}", p.to_notation());
                     assert_eq!(turn.value(b, w), want, "{} {b} {w}", p.to_notation());
+                    for color in Color::ALL {
+                        let wins = if color == Color::Black { 1 } else { -1 };
+                        if LastTurn::hopeless(&p, color) {
+                            assert_ne!(want, wins, "{} {b} {w}", p.to_notation());
+                        }
+                    }
                     if b != w {
                         let mut next = p;
                         let captured = next
@@ -335,10 +543,33 @@ mod tests {
     }
 
     #[test]
+    fn double_oracle_finds_the_full_matrix_games_value() {
+        let mut mixed = 0;
+        for p in positions() {
+            let mut turn = LastTurn::new(&p);
+            let cells: Vec<Cell> = p.empty_cells().iter().collect();
+            let mut m = Vec::new();
+            turn.matrix(&cells, &mut m);
+            let full = lp::solve(&m, cells.len(), cells.len()).value;
+            // A fresh turn: nothing resolved yet when the bounds are asked for.
+            let mut fresh = LastTurn::new(&p);
+            let (value, _) = fresh.solve(&cells);
+            assert!(
+                (value - full).abs() < 1e-9,
+                "{}: {value} {full}",
+                p.to_notation()
+            );
+            mixed += usize::from(full.fract() != 0.0);
+        }
+        // Some last turns are mixed games, not settled by a pure pick.
+        assert!(mixed > 0);
+    }
+
+    #[test]
     fn serialized_values_are_the_max_min_of_the_matrix() {
         let mut seen = [0; 3];
         for p in positions() {
-            let turn = LastTurn::new(&p);
+            let mut turn = LastTurn::new(&p);
             let cells: Vec<Cell> = p.empty_cells().iter().collect();
             let n = cells.len();
             let mut m = Vec::new();

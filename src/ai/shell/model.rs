@@ -121,6 +121,12 @@ impl Model {
         }
     }
 
+    /// True while a prediction waits to be scored ([`Model::observe`]).
+    #[must_use]
+    pub fn predicting(&self) -> bool {
+        self.pending.is_some()
+    }
+
     /// Turns scored so far (decayed).
     #[must_use]
     pub fn turns(&self) -> f64 {

@@ -78,7 +78,12 @@ pub fn choose(
                 .ok_or_else(|| "no empty cell".into())
         }
         Player::Search => {
-            let prediction = if think.options.shell_model {
+            // A board the endgame solve answers leaves the model nothing to do: the
+            // solve takes the whole move.
+            let options = think.options;
+            let solved =
+                options.shell_endgame > 0 && position.empty_cells().len() <= options.shell_endgame;
+            let prediction = if options.shell_model && !solved {
                 predict(position, color.opponent(), think, model)
             } else {
                 None
@@ -208,6 +213,43 @@ pub fn final_score(status: Status) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_board_the_endgame_answers_is_not_predicted() {
+        use crate::ai::Limits;
+        use crate::ai::shell::candidates::Tactics;
+        use crate::ai::shell::exact;
+        use crate::rng::Rng;
+        // A quiet board of 10-14 empty cells, where the model predicts.
+        let position = (0..200)
+            .filter_map(|seed| exact::played_position(seed, 10, 14))
+            .find(|p| !Tactics::of(p).is_sharp())
+            .expect("a quiet endgame");
+        let chosen = |endgame: u32| {
+            let options = Options {
+                shell_endgame: endgame,
+                iterations: 200,
+                ..Options::default()
+            };
+            let mut rng = Rng::new(1);
+            let mut think = Think {
+                limits: Limits {
+                    depth: 1,
+                    deadline: None,
+                    stop: None,
+                    cancel: None,
+                    nodes: None,
+                },
+                rng: &mut rng,
+                options: &options,
+            };
+            let mut model = Model::default();
+            choose(&position, Color::Black, &mut think, None, &mut model).expect("a pick");
+            model.predicting()
+        };
+        assert!(chosen(0), "the search alone is told the prediction");
+        assert!(!chosen(14), "the endgame solve needs none");
+    }
 
     #[test]
     fn the_open_cut_follows_shell_open_cut_and_needs_the_model() {
