@@ -253,8 +253,8 @@ impl LastTurn {
 
     /// A lone turtle of `color` (0 black, 1 white) on `cell` settled by the rules
     /// with the other colour's pick left out ([`Position::imagine_lone_turtle`]):
-    /// black's value after it, and the cells one or two steps from its new turtles
-    /// along a line, remembered for the position.
+    /// black's value after it, and the cells where the other's pick might take part
+    /// in its capture steps, remembered for the position.
     fn lone(&mut self, color: usize, cell: Cell) -> (i8, u128) {
         let (seen, value, near) = self.lone[color][cell.index()];
         if seen == self.generation {
@@ -274,10 +274,23 @@ impl LastTurn {
                     after.turtle_mask(own) & !self.position.turtle_mask(own),
                 )
             }
-            None => (0, BOARD),
+            None => {
+                self.lone[color][cell.index()] = (self.generation, 0, BOARD);
+                return (0, BOARD);
+            }
         };
+        // The other colour's pick takes part in a step only as one of the two cells
+        // a new turtle x flanks along some line, the other flanked cell a stone not
+        // the capturer's and the closer (x + 3 steps) the capturer's: stones only
+        // leave the board, and the capturer's turtles are at most those of now and
+        // the new ones.
+        let mine = self.position.turtle_mask(own) | grown;
+        let stones = self.position.occupied() & !self.position.turtle_mask(own);
         let near = Dir::ALL.into_iter().fold(0, |m, dir| {
-            m | ahead_by(dir, grown, 1) | ahead_by(dir, grown, 2)
+            let closed = grown & back_by(dir, mine, 3);
+            let first = closed & back_by(dir, stones, 2);
+            let second = closed & back_by(dir, stones, 1);
+            m | ahead_by(dir, first, 1) | ahead_by(dir, second, 2)
         });
         self.lone[color][cell.index()] = (self.generation, value, near);
         (value, near)
@@ -286,9 +299,7 @@ impl LastTurn {
     /// Black's value of the joint pick when it follows without resolving the whole
     /// turn: [`LastTurn::settled`], or, when only one colour captures, that colour's
     /// lone turtle's value ([`LastTurn::lone`]) if the other's pick completes no five
-    /// and lies off the cells near the capturer's new turtles. A turtle there takes
-    /// no part in any capture step (a step flanks only the two cells next to a new
-    /// turtle, the closer must be the capturer's, and the other colour, capturing
+    /// and takes no part in the capturer's steps (the other colour, capturing
     /// nothing, never claims an egg or gets a new turtle), so every step and both
     /// counts are as without it.
     fn shortcut(&mut self, black: Cell, white: Cell) -> Option<i8> {
@@ -500,7 +511,7 @@ mod tests {
 
     #[test]
     fn every_joint_pick_is_valued_as_the_rules_resolve_it() {
-        let (mut louds, mut quiet, mut decided) = (0, 0, 0);
+        let (mut louds, mut quiet, mut decided, mut lone) = (0, 0, 0, 0);
         for p in positions() {
             let mut turn = LastTurn::new(&p);
             let cells: Vec<Cell> = p.empty_cells().iter().collect();
@@ -511,6 +522,13 @@ mod tests {
                     // and remembered.
                     let (lo, hi) = (turn.bound(b, w, false), turn.bound(b, w, true));
                     assert!(lo <= want && want <= hi, "{} {b} {w}", p.to_notation());
+                    // One-sided captures valued from the capturer's lone turtle.
+                    if b != w && turn.settled(b, w).is_none() {
+                        if let Some(v) = turn.shortcut(b, w) {
+                            assert_eq!(v, want, "{} {b} {w}", p.to_notation());
+                            lone += 1;
+                        }
+                    }
                     assert_eq!(turn.value(b, w), want, "{} {b} {w}", p.to_notation());
                     for color in Color::ALL {
                         let wins = if color == Color::Black { 1 } else { -1 };
@@ -537,8 +555,8 @@ mod tests {
             }
         }
         assert!(
-            louds > 0 && quiet > 0 && decided > 0,
-            "{louds} {quiet} {decided}"
+            louds > 0 && quiet > 0 && decided > 0 && lone > 0,
+            "{louds} {quiet} {decided} {lone}"
         );
     }
 
