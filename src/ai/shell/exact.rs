@@ -1019,13 +1019,34 @@ pub fn double_oracle(
     cols: usize,
     start: (usize, usize),
 ) -> (Solution, u64) {
+    double_oracle_from(game, rows, cols, &[start.0], &[start.1])
+}
+
+/// [`double_oracle`] from a restricted game of several rows and columns (each set
+/// not empty; indices past the end are taken as the last).
+pub fn double_oracle_from(
+    game: &mut impl Entries,
+    rows: usize,
+    cols: usize,
+    start_rows: &[usize],
+    start_cols: &[usize],
+) -> (Solution, u64) {
     let mut exact: Vec<Option<f64>> = vec![None; rows * cols];
     let mut bounds: Vec<(Option<f64>, Option<f64>)> = vec![(None, None); rows * cols];
-    let mut row_set = vec![start.0.min(rows.saturating_sub(1))];
-    let mut col_set = vec![start.1.min(cols.saturating_sub(1))];
     let (mut in_rows, mut in_cols) = (vec![false; rows], vec![false; cols]);
-    in_rows[row_set[0]] = true;
-    in_cols[col_set[0]] = true;
+    let taken = |set: &[usize], len: usize, seen: &mut [bool]| {
+        let mut out = Vec::with_capacity(len);
+        for &k in set {
+            let k = k.min(len.saturating_sub(1));
+            if !seen[k] {
+                seen[k] = true;
+                out.push(k);
+            }
+        }
+        out
+    };
+    let mut row_set = taken(start_rows, rows, &mut in_rows);
+    let mut col_set = taken(start_cols, cols, &mut in_cols);
     let mut restricted = Vec::with_capacity(rows * cols);
     let mut col_mix: Vec<(usize, f64)> = Vec::with_capacity(cols);
     let mut row_mix: Vec<(usize, f64)> = Vec::with_capacity(rows);

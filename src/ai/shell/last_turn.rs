@@ -436,10 +436,23 @@ impl LastTurn {
     /// ([`exact::double_oracle`]): most loud pairs are never resolved. Also the
     /// number of restricted games solved.
     pub(crate) fn solve(&mut self, cells: &[Cell]) -> (f64, u64) {
-        let start = (self.opening(0, cells), self.opening(1, cells));
+        let start = |color: usize| {
+            let mask = self.holes[0]
+                | self.holes[1]
+                | self.captures[0] & self.possible[0]
+                | self.captures[1] & self.possible[1];
+            let mut set: Vec<usize> = (0..cells.len())
+                .filter(|&i| mask & cells[i].bit() != 0)
+                .collect();
+            if set.is_empty() {
+                set.push(self.opening(color, cells));
+            }
+            set
+        };
+        let (rows, cols) = (start(0), start(1));
         let mut entries = Entries { turn: self, cells };
         let (solution, programs) =
-            exact::double_oracle(&mut entries, cells.len(), cells.len(), start);
+            exact::double_oracle_from(&mut entries, cells.len(), cells.len(), &rows, &cols);
         (solution.value, programs)
     }
 
