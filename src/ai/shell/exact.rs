@@ -813,12 +813,7 @@ impl Exact {
             return lo;
         }
         let cells: Vec<Cell> = position.empty_cells().iter().collect();
-        let mut node = Node {
-            solver: self,
-            position,
-            cells: &cells,
-            turns,
-        };
+        let mut node = Node::new(self, position, &cells, turns);
         let n = cells.len();
         let index = |pick: Option<Cell>| {
             pick.and_then(|c| cells.iter().position(|&x| x == c))
@@ -858,12 +853,7 @@ impl Exact {
                 value: lo,
             }
         } else {
-            let mut node = Node {
-                solver: self,
-                position,
-                cells: &cells,
-                turns,
-            };
+            let mut node = Node::new(self, position, &cells, turns);
             let (solution, programs) = double_oracle(&mut node, n, n, start);
             self.stats.programs += programs;
             solution
@@ -986,17 +976,38 @@ struct Node<'a, 'p> {
     position: &'p Position,
     cells: &'p [Cell],
     turns: u32,
+    /// The children resolved so far, by entry (row · cells + column).
+    children: Vec<Option<Position>>,
+}
+
+impl<'a, 'p> Node<'a, 'p> {
+    fn new(solver: &'a mut Exact, position: &'p Position, cells: &'p [Cell], turns: u32) -> Self {
+        Node {
+            solver,
+            position,
+            cells,
+            turns,
+            children: vec![None; cells.len() * cells.len()],
+        }
+    }
+
+    /// The position after row `i`'s and column `j`'s picks, resolved once.
+    fn child(&mut self, i: usize, j: usize) -> Position {
+        let (position, cells) = (self.position, self.cells);
+        *self.children[i * cells.len() + j]
+            .get_or_insert_with(|| child(position, cells[i], cells[j]))
+    }
 }
 
 impl Entries for Node<'_, '_> {
     fn exact(&mut self, i: usize, j: usize) -> f64 {
         self.solver.stats.entries += 1;
-        let next = child(self.position, self.cells[i], self.cells[j]);
+        let next = self.child(i, j);
         self.solver.value_at(&next, self.turns - 1)
     }
 
     fn bound(&mut self, i: usize, j: usize, upper: bool) -> f64 {
-        let next = child(self.position, self.cells[i], self.cells[j]);
+        let next = self.child(i, j);
         self.solver.bound_of(&next, self.turns - 1, upper)
     }
 

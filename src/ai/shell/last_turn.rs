@@ -149,7 +149,12 @@ impl LastTurn {
         let masks = [position.black, position.white];
         self.position = *position;
         self.empty = empty;
-        self.base = position.winning_turtles(Color::Black);
+        // Equal counts, zero unless in sudden death.
+        self.base = if position.status() == Status::SuddenDeath {
+            position.winning_turtles(Color::Black)
+        } else {
+            0
+        };
         for (color, &own) in masks.iter().enumerate() {
             self.holes[color] = five_holes(own, empty);
             for cell in cells(self.holes[color]) {
