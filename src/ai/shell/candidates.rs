@@ -66,17 +66,24 @@ pub(crate) fn five_holes(own: u128, empty: u128) -> u128 {
 /// two stones not its own, then one of its turtles.
 #[inline]
 pub(crate) fn capture_cells(own: u128, occupied: u128) -> u128 {
+    capture_rays(own, occupied)
+        .iter()
+        .fold(0, |cells, &ray| cells | ray)
+}
+
+/// [`capture_cells`] one direction at a time ([`Dir::ALL`] order): the empty cells
+/// whose new turtle would capture along that direction.
+#[inline]
+pub(crate) fn capture_rays(own: u128, occupied: u128) -> [u128; 8] {
     let others = occupied & !own;
     let empty = BOARD & !occupied;
-    let mut cells = 0u128;
-    for dir in Dir::ALL {
+    Dir::ALL.map(|dir| {
         let back = dir.opposite();
         let other1 = back.shift(others);
         let other2 = back.shift(other1);
         let own3 = shift_by(back, own, 3);
-        cells |= other1 & other2 & own3;
-    }
-    cells & empty
+        other1 & other2 & own3 & empty
+    })
 }
 
 /// The empty cells where a new turtle of the colour owning `own` would leave two or

@@ -34,7 +34,7 @@
 //! differ, the matrix game of the joint picks is solved by double oracle, with the
 //! loud pairs bounded before any is resolved.
 
-use super::candidates::{capture_cells, five_holes};
+use super::candidates::{capture_rays, five_holes};
 use super::exact;
 use crate::games::shell::cell::{BOARD, Dir};
 use crate::games::shell::position::has_five;
@@ -56,6 +56,9 @@ pub(crate) struct LastTurn {
     raised: [[u8; 81]; 2],
     /// Per colour, the picks that capture whatever the other colour picks.
     captures: [u128; 2],
+    /// Per colour and cell index, the captures a pick there makes whatever the other
+    /// colour picks (meaningful on `captures`).
+    rays: [[u8; 81]; 2],
 
     /// Per colour and pick (cell index), the other colour's picks through which it
     /// captures (an anticipatory capture, S7).
@@ -103,6 +106,7 @@ impl LastTurn {
             holes: [0; 2],
             raised: [[0; 81]; 2],
             captures: [0; 2],
+            rays: [[0; 81]; 2],
             through: [[0; 81]; 2],
             anticipating: [0; 2],
             possible: [0; 2],
@@ -175,7 +179,18 @@ impl LastTurn {
                 }
             })
         };
-        self.captures = masks.map(|own| capture_cells(own, occupied));
+        for (color, &own) in masks.iter().enumerate() {
+            for x in cells(self.captures[color]) {
+                self.rays[color][x.index()] = 0;
+            }
+            let rays = capture_rays(own, occupied);
+            for ray in rays {
+                for x in cells(ray) {
+                    self.rays[color][x.index()] += 1;
+                }
+            }
+            self.captures[color] = rays.iter().fold(0, |all, &ray| all | ray);
+        }
 
         self.anticipating = [0; 2];
         // A new turtle of `color` on x captures through the other's new turtle y when,
@@ -216,6 +231,32 @@ impl LastTurn {
     fn may_gain(&self, color: usize, own: Cell, other: Cell) -> bool {
         self.holes[color] & own.bit() != 0
             || (self.possible[color] & own.bit() != 0 && self.captures(color, own, other))
+    }
+
+    /// Whether a loud pair cannot be decided, told from the first capture step: from
+    /// counts of zero a colour whose pick completes no five gets one only by
+    /// hatching, and it hatches only if its pick captures more than the other's at
+    /// the first step (equal claims vanish, and after the first step only the side
+    /// that hatched has new turtles to capture with).
+    fn undecided(&self, black: Cell, white: Cell) -> bool {
+        if self.base > 0 || (self.holes[0] & black.bit()) | (self.holes[1] & white.bit()) != 0 {
+            return false;
+        }
+        self.first_captures(0, black, white) == self.first_captures(1, white, black)
+    }
+
+    /// The captures `color`'s new turtle on `own` makes at the turn's first step,
+    /// the other colour's landing on `other`: the patterns on the board already, and
+    /// one through `other` (a cell lies on one line from `own`, at one distance).
+    fn first_captures(&self, color: usize, own: Cell, other: Cell) -> u32 {
+        let now = if self.captures[color] & own.bit() != 0 {
+            u32::from(self.rays[color][own.index()])
+        } else {
+            0
+        };
+        let through = self.anticipating[color] & own.bit() != 0
+            && self.through[color][own.index()] & other.bit() != 0;
+        now + u32::from(through)
     }
 
     /// The count of `color` (0 black, 1 white) with its turtle added on `cell`, no
@@ -343,6 +384,9 @@ impl LastTurn {
         if let Some(v) = self.known(black, white) {
             return v;
         }
+        if self.undecided(black, white) {
+            return 0;
+        }
         let mut next = self.position;
         let value = match next.resolve_turn_quiet(black, white) {
             Ok(status) if status.is_over() => super::playout::value(status) as i8,
@@ -404,6 +448,9 @@ impl LastTurn {
     fn bound(&mut self, black: Cell, white: Cell, upper: bool) -> i8 {
         if let Some(v) = self.known(black, white) {
             return v;
+        }
+        if self.undecided(black, white) {
+            return 0;
         }
         // A colour that does not capture ends with at most its count with its pick,
         // the other with at least its own; one that captures wins only by gaining.
