@@ -269,24 +269,32 @@ impl LastTurn {
         }
     }
 
-    /// Black's value of the joint pick when it follows without resolving the turn:
-    /// always for collisions and quiet pairs. When only one colour captures, its
-    /// turtles only grow (claims hatch for it alone, and only its hatched turtles
-    /// capture on) and the other's only shrink, so the counts with the picks added
-    /// bound the counts after: the capturer wins if it is ahead already, and draws if
-    /// the other is not ahead and it cannot gain.
+    /// [`LastTurn::settled_with`], finding whether each pick captures.
+    #[cfg(test)]
     fn settled(&self, black: Cell, white: Cell) -> Option<i8> {
-        let (b, w) = (self.count(0, black), self.count(1, white));
-        let sign = i8::from(b > w) - i8::from(w > b);
         let by_black = self.captures(0, black, white);
         let by_white = self.captures(1, white, black);
+        self.settled_with(black, white, by_black, by_white)
+    }
+
+    /// Black's value of the joint pick (black's pick capturing when `by_black`,
+    /// white's when `by_white`) when it follows without resolving the turn: always
+    /// for collisions and quiet pairs. When only one colour captures, its turtles
+    /// only grow (claims hatch for it alone, and only its hatched turtles capture
+    /// on) and the other's only shrink, so the counts with the picks added bound the
+    /// counts after: the capturer wins if it is ahead already, and draws if the
+    /// other is not ahead and it cannot gain.
+    fn settled_with(&self, black: Cell, white: Cell, by_black: bool, by_white: bool) -> Option<i8> {
+        let (b, w) = (self.count(0, black), self.count(1, white));
+        let sign = i8::from(b > w) - i8::from(w > b);
         if !by_black && !by_white {
             return Some(sign);
         }
-        let (gain_black, gain_white) = (
-            self.may_gain(0, black, white),
-            self.may_gain(1, white, black),
-        );
+        let gains = |color: usize, own: Cell, captures: bool| {
+            self.holes[color] & own.bit() != 0
+                || (captures && self.possible[color] & own.bit() != 0)
+        };
+        let (gain_black, gain_white) = (gains(0, black, by_black), gains(1, white, by_white));
         match (by_black, by_white) {
             // From equal counts a side wins only by gaining: with no gain possible
             // on either side the turn cannot be decided.
@@ -343,17 +351,17 @@ impl LastTurn {
     }
 
     /// Black's value of the joint pick when it follows without resolving the whole
-    /// turn: [`LastTurn::settled`], or, when only one colour captures, that colour's
+    /// turn: [`LastTurn::settled_with`], or, when only one colour captures, that colour's
     /// lone turtle's value ([`LastTurn::lone`]) if the other's pick completes no five
     /// and takes no part in the capturer's steps (the other colour, capturing
     /// nothing, never claims an egg or gets a new turtle), so every step and both
     /// counts are as without it.
     fn shortcut(&mut self, black: Cell, white: Cell) -> Option<i8> {
-        if let Some(v) = self.settled(black, white) {
-            return Some(v);
-        }
         let by_black = self.captures(0, black, white);
         let by_white = self.captures(1, white, black);
+        if let Some(v) = self.settled_with(black, white, by_black, by_white) {
+            return Some(v);
+        }
         let (capturer, pick, other) = match (by_black, by_white) {
             (true, false) => (0, black, white),
             (false, true) => (1, white, black),
