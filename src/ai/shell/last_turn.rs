@@ -596,11 +596,12 @@ mod tests {
                     let (lo, hi) = (turn.bound(b, w, false), turn.bound(b, w, true));
                     assert!(lo <= want && want <= hi, "{} {b} {w}", p.to_notation());
                     // One-sided captures valued from the capturer's lone turtle.
-                    if b != w && turn.settled(b, w).is_none() {
-                        if let Some(v) = turn.shortcut(b, w) {
-                            assert_eq!(v, want, "{} {b} {w}", p.to_notation());
-                            lone += 1;
-                        }
+                    if b != w
+                        && turn.settled(b, w).is_none()
+                        && let Some(v) = turn.shortcut(b, w)
+                    {
+                        assert_eq!(v, want, "{} {b} {w}", p.to_notation());
+                        lone += 1;
                     }
                     assert_eq!(turn.value(b, w), want, "{} {b} {w}", p.to_notation());
                     for color in Color::ALL {

@@ -15,6 +15,7 @@ use clap::Args;
 use tabula::ai::Limits;
 use tabula::ai::shell::Eval;
 use tabula::ai::shell::candidates::{Tactics, candidates};
+use tabula::ai::shell::endgame::Endgame;
 use tabula::ai::shell::exact::{self, Exact};
 use tabula::ai::shell::model::{ALL_STYLES, Model, STYLES, style_name};
 use tabula::ai::shell::playout::Policy;
@@ -211,6 +212,10 @@ pub struct ShellArgs {
     /// Sampling games tried for the exploitability set (seeds 0, 1, …; shell).
     #[arg(long, default_value_t = 200)]
     solve_seeds: u64,
+    /// With `--exploitability`: also time the player's endgame solve of each root
+    /// this many turns deep, fresh tables each time (median of five; 0: not timed).
+    #[arg(long, default_value_t = 4)]
+    endgame_turns: u32,
     /// The search player models its opponent ([`tabula::ai::shell::model`]): a model
     /// per opponent, kept across its games (shell).
     #[arg(long)]
@@ -470,7 +475,7 @@ fn exploitability_set(args: &ShellArgs, settings: &Settings) -> Result<()> {
         "command: tabula bench shell --exploitability --movetime {} --iterations {}{} \
          --solve-positions {} --solve-min-empty {} --solve-max-empty {} \
          --solve-budget {} --solve-extra {} --solve-horizon {} --solve-sampler {} \
-         --solve-seeds {} --seed {}",
+         --solve-seeds {} --endgame-turns {} --seed {}",
         args.movetime,
         args.iterations,
         player_flags(args, settings),
@@ -482,6 +487,7 @@ fn exploitability_set(args: &ShellArgs, settings: &Settings) -> Result<()> {
         args.solve_horizon,
         args.solve_sampler.name(),
         args.solve_seeds,
+        args.endgame_turns,
         args.seed
     );
     let mut solver = Exact::new(args.solve_budget);
@@ -523,6 +529,16 @@ fn exploitability_set(args: &ShellArgs, settings: &Settings) -> Result<()> {
     );
     if set.is_empty() {
         bail!("no endgame solved within the budget");
+    }
+    if args.endgame_turns > 0 {
+        for (seed, position, _, _, _) in &set {
+            let (ms, stats) = endgame_time(position, args.endgame_turns);
+            println!(
+                "endgame  seed {seed}: {} turns in {ms:.1} ms (median of 5), {} solver nodes",
+                args.endgame_turns,
+                stats.nodes()
+            );
+        }
     }
     let mut rng = Rng::new(args.seed);
     let mut measure = |settings: &Settings, movetime: u64, show: bool| {
@@ -593,6 +609,23 @@ fn exploitability_set(args: &ShellArgs, settings: &Settings) -> Result<()> {
         println!("{line}");
     }
     Ok(())
+}
+
+/// The median over five runs of the player's endgame solve of `position` `turns`
+/// turns deep (one turn deeper at a time, fresh tables), in milliseconds, and what
+/// the solver did in the last run.
+fn endgame_time(position: &Position, turns: u32) -> (f64, exact::Stats) {
+    let mut times = Vec::with_capacity(5);
+    let mut stats = exact::Stats::default();
+    for _ in 0..5 {
+        let mut endgame = Endgame::default();
+        let started = Instant::now();
+        endgame.deepen(position, None, u64::MAX, turns, None);
+        times.push(started.elapsed().as_secs_f64() * 1e3);
+        stats = endgame.stats();
+    }
+    times.sort_by(f64::total_cmp);
+    (times[times.len() / 2], stats)
 }
 
 /// Plays one game; `search_color` is the search player's colour. Black's value.
