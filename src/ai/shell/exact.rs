@@ -9,7 +9,10 @@
 //!   the pick, at every turn: black committing first can only lose value, white
 //!   committing first can only gain black value, so the two serialized games' values
 //!   (plain alpha-beta over values −1, 0, 1) bound the simultaneous value from below
-//!   and above. Where they meet, the node is solved without any matrix game.
+//!   and above. Where they meet, the node is solved without any matrix game. The
+//!   first mover never wins a serialized game (the second can collide with its every
+//!   pick), so each search's window closes at 0, and a shallower solve's best pick
+//!   is tried first.
 //! - **Double oracle.** Otherwise the node's matrix game is solved on a small
 //!   restricted game, starting with each serialized game's first pick; each colour's
 //!   best response to the other's restricted equilibrium is added, until neither

@@ -20,7 +20,9 @@
 //!
 //! From equal counts of zero, a colour wins only by ending the turn with a five, which
 //! must lie within its turtles, its pick and the eggs (hatching is the only other way
-//! a cell becomes its turtle); a pair where neither colour can is worth 0 unresolved.
+//! a cell becomes its turtle); a pair where neither colour can is worth 0 unresolved,
+//! and so is one where both capture alike at the first step and neither pick
+//! completes a five (equal claims vanish, so no egg hatches).
 //!
 //! A pick captures whatever the other does when its capture pattern is on the board
 //! already; otherwise it captures only when the other's new turtle is one of the two
