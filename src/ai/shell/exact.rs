@@ -667,20 +667,16 @@ impl Exact {
         if turns == 0 {
             return 0.0;
         }
-        if !self.bounds {
-            if let Some(v) = self.lookup(position, turns) {
-                return v;
-            }
-            return if upper { 1.0 } else { -1.0 };
-        }
-        if turns == 1 {
-            let first = if upper { Color::White } else { Color::Black };
+        let first = if upper { Color::White } else { Color::Black };
+        if self.bounds && turns == 1 {
             return f64::from(self.last_serial(position, first));
         }
         if let Some(v) = self.lookup(position, turns) {
             return v;
         }
-        let first = if upper { Color::White } else { Color::Black };
+        if !self.bounds {
+            return if upper { 1.0 } else { -1.0 };
+        }
         f64::from(self.serial(position, turns, first, -1, 1).0)
     }
 

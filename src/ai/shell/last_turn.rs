@@ -230,9 +230,9 @@ impl LastTurn {
     /// cell, its captures may also take the other's line turtles). The other's
     /// captures never help it: they flank only its stones and eggs, and their claims
     /// hatch only for the other.
-    fn may_gain(&self, color: usize, own: Cell, other: Cell) -> bool {
-        self.holes[color] & own.bit() != 0
-            || (self.possible[color] & own.bit() != 0 && self.captures(color, own, other))
+    /// `captures` says whether the pick captures ([`LastTurn::captures`]).
+    fn may_gain(&self, color: usize, own: Cell, captures: bool) -> bool {
+        self.holes[color] & own.bit() != 0 || (captures && self.possible[color] & own.bit() != 0)
     }
 
     /// Whether a loud pair cannot be decided, told from the first capture step: from
@@ -292,11 +292,10 @@ impl LastTurn {
         if !by_black && !by_white {
             return Some(sign);
         }
-        let gains = |color: usize, own: Cell, captures: bool| {
-            self.holes[color] & own.bit() != 0
-                || (captures && self.possible[color] & own.bit() != 0)
-        };
-        let (gain_black, gain_white) = (gains(0, black, by_black), gains(1, white, by_white));
+        let (gain_black, gain_white) = (
+            self.may_gain(0, black, by_black),
+            self.may_gain(1, white, by_white),
+        );
         match (by_black, by_white) {
             // From equal counts a side wins only by gaining: with no gain possible
             // on either side the turn cannot be decided.
@@ -422,12 +421,12 @@ impl LastTurn {
         let answers = (self.holes[me] | capturing & self.possible[me]) & self.empty & !pick.bit();
         // Answers that win without resolving first.
         let first_count = self.count(other, pick);
-        let quiet_wins = cells(answers & self.holes[me]).any(|answer| {
+        let sure_wins = cells(answers & self.holes[me]).any(|answer| {
             // The first mover's pick does not capture: its count can only fall, and
             // ours only rise.
             !self.captures(other, pick, answer) && self.count(me, answer) > first_count
         });
-        quiet_wins
+        sure_wins
             || cells(answers).any(|answer| {
                 let (b, w) = pair(second, pick, answer);
                 self.value(b, w) == win
@@ -467,30 +466,15 @@ impl LastTurn {
         let (b, w) = (self.count(0, black), self.count(1, white));
         if upper {
             if self.captures(0, black, white) {
-                i8::from(self.may_gain(0, black, white))
+                i8::from(self.may_gain(0, black, true))
             } else {
                 i8::from(b > w)
             }
         } else if self.captures(1, white, black) {
-            -i8::from(self.may_gain(1, white, black))
+            -i8::from(self.may_gain(1, white, true))
         } else {
             -i8::from(w > b)
         }
-    }
-
-    /// A first pick for `color`'s side of the restricted game: a cell completing its
-    /// five, else one completing the other's, else one of its capture cells, else the
-    /// first of `cells`; its index in `cells`.
-    fn opening(&self, color: usize, cells: &[Cell]) -> usize {
-        let other = 1 - color;
-        [
-            self.holes[color],
-            self.holes[other],
-            self.captures[color] & self.possible[color],
-        ]
-        .into_iter()
-        .find_map(|mask| cells.iter().position(|c| mask & c.bit() != 0))
-        .unwrap_or(0)
     }
 
     /// Black's exact value of the last turn, a matrix game over `cells` (the empty
@@ -498,23 +482,21 @@ impl LastTurn {
     /// ([`exact::double_oracle`]): most loud pairs are never resolved. Also the
     /// number of restricted games solved.
     pub(crate) fn solve(&mut self, cells: &[Cell]) -> (f64, u64) {
-        let start = |color: usize| {
-            let mask = self.holes[0]
-                | self.holes[1]
-                | self.captures[0] & self.possible[0]
-                | self.captures[1] & self.possible[1];
-            let mut set: Vec<usize> = (0..cells.len())
-                .filter(|&i| mask & cells[i].bit() != 0)
-                .collect();
-            if set.is_empty() {
-                set.push(self.opening(color, cells));
-            }
-            set
-        };
-        let (rows, cols) = (start(0), start(1));
+        // Both sides start from every cell completing a five or capturing where a
+        // five may form (the first cell when there is none).
+        let mask = self.holes[0]
+            | self.holes[1]
+            | self.captures[0] & self.possible[0]
+            | self.captures[1] & self.possible[1];
+        let mut start: Vec<usize> = (0..cells.len())
+            .filter(|&i| mask & cells[i].bit() != 0)
+            .collect();
+        if start.is_empty() {
+            start.push(0);
+        }
         let mut entries = Entries { turn: self, cells };
         let (solution, programs) =
-            exact::double_oracle_from(&mut entries, cells.len(), cells.len(), &rows, &cols);
+            exact::double_oracle_from(&mut entries, cells.len(), cells.len(), &start, &start);
         (solution.value, programs)
     }
 

@@ -1319,6 +1319,14 @@ fn endgame(
     Ended::Play(plan.strategy(color).to_vec())
 }
 
+/// Whether a search with [`Settings::endgame_empty`] at `endgame_empty` starts
+/// `position`'s move with the endgame solve (a board of that many empty cells or
+/// fewer; 0 never).
+#[must_use]
+pub fn solves_endgame(endgame_empty: u32, position: &Position) -> bool {
+    endgame_empty > 0 && position.empty_cells().len() <= endgame_empty
+}
+
 /// The answer of a root solved without the tree: `strategy`, and a pick drawn from it.
 fn solved(strategy: Vec<(Cell, f64)>, rng: &mut Rng) -> Option<Outcome> {
     let cell = sample(&strategy, rng)?;
@@ -1348,8 +1356,7 @@ pub fn search_in(
     if settings.iterations == 0 && limits.deadline.is_none() {
         settings.iterations = Settings::default().iterations;
     }
-    let empties = position.empty_cells().len();
-    if settings.endgame_empty > 0 && empties <= settings.endgame_empty {
+    if solves_endgame(settings.endgame_empty, position) {
         match endgame(position, color, &settings, limits, &mut memory.endgame) {
             Ended::Play(strategy) => return solved(strategy, rng),
             Ended::Search => {}

@@ -81,8 +81,7 @@ pub fn choose(
             // A board the endgame solve answers leaves the model nothing to do: the
             // solve takes the whole move.
             let options = think.options;
-            let solved =
-                options.shell_endgame > 0 && position.empty_cells().len() <= options.shell_endgame;
+            let solved = ai::shell::mcts::solves_endgame(options.shell_endgame, position);
             let prediction = if options.shell_model && !solved {
                 predict(position, color.opponent(), think, model)
             } else {
@@ -233,13 +232,7 @@ mod tests {
             };
             let mut rng = Rng::new(1);
             let mut think = Think {
-                limits: Limits {
-                    depth: 1,
-                    deadline: None,
-                    stop: None,
-                    cancel: None,
-                    nodes: None,
-                },
+                limits: Limits::depth(1),
                 rng: &mut rng,
                 options: &options,
             };
