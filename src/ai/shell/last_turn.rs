@@ -67,6 +67,9 @@ pub(crate) struct LastTurn {
     through: [[u128; 81]; 2],
     /// Per colour, the picks with an entry in `through`.
     anticipating: [u128; 2],
+    /// Per colour and the other colour's pick (cell index), that colour's picks
+    /// capturing through it: `through` read the other way.
+    through_by: [[u128; 81]; 2],
     /// Per colour, the picks after which it may hold a five at all: its turtles, the
     /// pick and every egg (an egg may hatch its way) hold one.
     possible: [u128; 2],
@@ -111,6 +114,7 @@ impl LastTurn {
             rays: [[0; 81]; 2],
             through: [[0; 81]; 2],
             anticipating: [0; 2],
+            through_by: [[0; 81]; 2],
             possible: [0; 2],
             resolved: [0; 81 * 81],
             generation: 0,
@@ -144,9 +148,13 @@ impl LastTurn {
             self.lone = [[(0, 0, 0); 81]; 2];
             self.generation = 1;
         }
-        // Only the anticipating picks' entries were written.
+        // Only the anticipating picks' entries were written, and those of the cells
+        // they capture through.
         for color in 0..2 {
             for x in cells(self.anticipating[color]) {
+                for y in cells(self.through[color][x.index()]) {
+                    self.through_by[color][y.index()] = 0;
+                }
                 self.through[color][x.index()] = 0;
             }
         }
@@ -208,7 +216,9 @@ impl LastTurn {
                 let far = empty & back_by(dir, others, 1) & back_by(dir, empty, 2) & closer;
                 for (xs, steps) in [(near, 1), (far, 2)] {
                     for x in cells(xs) {
-                        self.through[color][x.index()] |= ahead_by(dir, x.bit(), steps);
+                        let y = ahead_by(dir, x.bit(), steps);
+                        self.through[color][x.index()] |= y;
+                        self.through_by[color][y.trailing_zeros() as usize] |= x.bit();
                         self.anticipating[color] |= x.bit();
                     }
                 }
@@ -412,12 +422,7 @@ impl LastTurn {
         let win: i8 = if second == Color::Black { 1 } else { -1 };
         // Only answers that may gain can win ([`LastTurn::may_gain`]): holes, and
         // captures (through the pick or not) where a five may form.
-        let mut capturing = self.captures[me];
-        for answer in cells(self.anticipating[me]) {
-            if self.through[me][answer.index()] & pick.bit() != 0 {
-                capturing |= answer.bit();
-            }
-        }
+        let capturing = self.captures[me] | self.through_by[me][pick.index()];
         let answers = (self.holes[me] | capturing & self.possible[me]) & self.empty & !pick.bit();
         // Answers that win without resolving first.
         let first_count = self.count(other, pick);
