@@ -36,29 +36,31 @@ fn shift_by(dir: Dir, mut mask: u128, steps: u32) -> u128 {
 /// in five in a row of that colour (four of the five cells already `own`).
 #[inline]
 pub(crate) fn five_holes(own: u128, empty: u128) -> u128 {
-    let mut holes = 0u128;
     if own.count_ones() < 4 {
         return 0;
     }
-    for dir in Dir::FORWARD {
+    // One direction, inlined with a constant `dir` so that every shift is a plain one.
+    #[inline(always)]
+    fn along(own: u128, dir: Dir) -> u128 {
         let back = dir.opposite();
-        // ahead[j] = cells x with x + (j+1)·dir in own; behind[j] likewise backwards.
-        let mut ahead = [0u128; 4];
-        let mut behind = [0u128; 4];
-        let (mut a, mut b) = (own, own);
-        for j in 0..4 {
-            a = back.shift(a);
-            b = dir.shift(b);
-            ahead[j] = a;
-            behind[j] = b;
-        }
+        // a_j = cells x with x + j·dir in own; b_j likewise backwards.
+        let a1 = back.shift(own);
+        let a2 = back.shift(a1);
+        let a3 = back.shift(a2);
+        let a4 = back.shift(a3);
+        let b1 = dir.shift(own);
+        let b2 = dir.shift(b1);
+        let b3 = dir.shift(b2);
+        let b4 = dir.shift(b3);
         // The hole is the k-th cell of the window: k cells of own behind it, 4 − k
         // ahead (a1a2a3a4, b1a1a2a3, b1b2a1a2, b1b2b3a1, b1b2b3b4), factored.
-        let [a1, a2, a3, a4] = ahead;
-        let [b1, b2, b3, b4] = behind;
         let (a12, b12) = (a1 & a2, b1 & b2);
-        holes |= (a12 & ((a3 & (a4 | b1)) | b12)) | (b12 & b3 & (a1 | b4));
+        (a12 & ((a3 & (a4 | b1)) | b12)) | (b12 & b3 & (a1 | b4))
     }
+    let holes = along(own, Dir::East)
+        | along(own, Dir::South)
+        | along(own, Dir::SouthEast)
+        | along(own, Dir::SouthWest);
     holes & empty
 }
 

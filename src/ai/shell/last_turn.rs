@@ -124,17 +124,19 @@ impl LastTurn {
         turn
     }
 
-    /// Whether `color` cannot win the last turn of the ongoing `position` whatever
-    /// is picked, told without building the turn: from counts of zero a colour wins
-    /// only with a five of its turtles, its pick and eggs hatched its way, so none
-    /// can form when its turtles and every egg hold no five and no empty cell
-    /// completes one (in sudden death a capture may win, so this says nothing).
-    pub(crate) fn hopeless(position: &Position, color: Color) -> bool {
+    /// The picks through which `color` may win the last turn of the ongoing
+    /// `position`, told without building the turn; `None` when any pick may (in
+    /// sudden death a capture may win, so this says nothing). From counts of zero a
+    /// colour wins only with a five of its turtles, its pick and eggs hatched its
+    /// way (no egg is laid without a collision, which decides nothing), so unless its
+    /// turtles and every egg hold a five already, its pick must complete one with
+    /// them.
+    pub(crate) fn winning_picks(position: &Position, color: Color) -> Option<u128> {
         if position.status() != Status::Ongoing {
-            return false;
+            return None;
         }
         let reach = position.turtle_mask(color) | position.eggs;
-        !has_five(reach) && five_holes(reach, BOARD & !position.occupied()) == 0
+        (!has_five(reach)).then(|| five_holes(reach, BOARD & !position.occupied()))
     }
 
     /// Makes this the last turn of `position`, which must be ongoing (or in sudden
@@ -573,7 +575,7 @@ mod tests {
 
     #[test]
     fn every_joint_pick_is_valued_as_the_rules_resolve_it() {
-        let (mut louds, mut quiet, mut decided, mut lone) = (0, 0, 0, 0);
+        let (mut louds, mut quiet, mut decided, mut lone, mut narrow) = (0, 0, 0, 0, 0);
         for p in positions() {
             let mut turn = LastTurn::new(&p);
             let cells: Vec<Cell> = p.empty_cells().iter().collect();
@@ -595,8 +597,12 @@ mod tests {
                     assert_eq!(turn.value(b, w), want, "{} {b} {w}", p.to_notation());
                     for color in Color::ALL {
                         let wins = if color == Color::Black { 1 } else { -1 };
-                        if LastTurn::hopeless(&p, color) {
-                            assert_ne!(want, wins, "{} {b} {w}", p.to_notation());
+                        let pick = if color == Color::Black { b } else { w };
+                        if let Some(picks) = LastTurn::winning_picks(&p, color)
+                            && want == wins
+                        {
+                            assert_ne!(picks & pick.bit(), 0, "{} {b} {w}", p.to_notation());
+                            narrow += u32::from(picks.count_ones() <= 1);
                         }
                     }
                     if b != w {
@@ -617,9 +623,10 @@ mod tests {
                 }
             }
         }
+        // Wins through a colour's only winning pick occur.
         assert!(
-            louds > 0 && quiet > 0 && decided > 0 && lone > 0,
-            "{louds} {quiet} {decided} {lone}"
+            louds > 0 && quiet > 0 && decided > 0 && lone > 0 && narrow > 0,
+            "{louds} {quiet} {decided} {lone} {narrow}"
         );
     }
 
