@@ -305,15 +305,22 @@ impl Position {
     pub(crate) fn claim_eggs(&mut self, captured: u128, vanish: usize, hatch: usize) -> [u128; 2] {
         let mut taken = [0u128; 2];
         let len = usize::from(self.queue_len);
+        let claims_wanted = vanish + hatch;
         let mut claims = 0;
         let mut kept = 0;
-        for i in 0..len {
+        // The captured eggs not reached yet: once they are passed and the claims are
+        // made, the rest of the queue only moves up.
+        let mut left = captured & self.eggs;
+        let mut i = 0;
+        while i < len && (left != 0 || claims < claims_wanted) {
             let cell = self.queue[i];
             let bit = cell.bit();
+            i += 1;
             if captured & bit != 0 {
+                left &= !bit;
                 continue;
             }
-            if claims < vanish + hatch {
+            if claims < claims_wanted {
                 taken[usize::from(claims >= vanish)] |= bit;
                 claims += 1;
             } else {
@@ -321,7 +328,8 @@ impl Position {
                 kept += 1;
             }
         }
-        self.queue_len = kept as u8;
+        self.queue.copy_within(i..len, kept);
+        self.queue_len = (kept + len - i) as u8;
         self.eggs &= !(captured | taken[0] | taken[1]);
         taken
     }
