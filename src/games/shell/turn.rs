@@ -554,7 +554,7 @@ mod tests {
                     if after.resolve_turn_quiet(black, white).is_ok() {
                         prop_assert_eq!(
                             after.status(),
-                            after.status_from_counts(),
+                            after.status_from_board(),
                             "{:?} {} {}", position, black, white
                         );
                     }
