@@ -748,11 +748,8 @@ impl Exact {
                 }
             }
         };
-        // The first mover never wins: with the second unable to, it is a draw. The
-        // second cannot win when it can only through one pick: the first takes it.
-        let blocked = LastTurn::winning_picks(position, first.opponent())
-            .is_some_and(|picks| picks.count_ones() <= 1);
-        let v = if blocked {
+        // The first mover never wins: with the second unable to, it is a draw.
+        let v = if LastTurn::held(position, first.opponent()) {
             0
         } else {
             self.hold(position, key);

@@ -36,7 +36,7 @@
 //! differ, the matrix game of the joint picks is solved by double oracle, with the
 //! loud pairs bounded before any is resolved.
 
-use super::candidates::{capture_rays, five_holes};
+use super::candidates::{capture_cells, capture_rays, five_holes};
 use super::exact;
 use crate::games::shell::cell::{BOARD, Dir};
 use crate::games::shell::position::{cells_in_fives, has_five};
@@ -96,6 +96,33 @@ fn ahead_by(dir: Dir, mask: u128, steps: u32) -> u128 {
     (0..steps).fold(mask, |m, _| dir.shift(m))
 }
 
+/// The empty cells x where a new turtle of the colour owning `own` (the other
+/// stones `others`) captures along `dir` only through the other colour's new turtle
+/// y: x + 3·dir is its turtle, and of x's two flanked cells one is y (empty now) and
+/// the other a stone not its own. Those with y one step along, and those with y two
+/// steps along.
+#[inline(always)]
+fn anticipations(dir: Dir, own: u128, others: u128, empty: u128) -> (u128, u128) {
+    let back = dir.opposite();
+    let (others1, empty1) = (back.shift(others), back.shift(empty));
+    let closer = back.shift(back.shift(back.shift(own)));
+    let near = empty & empty1 & back.shift(others1) & closer;
+    let far = empty & others1 & back.shift(empty1) & closer;
+    (near, far)
+}
+
+/// Every cell where a new turtle of the colour owning `own` may capture: on the
+/// board as it stands, or through the other colour's new turtle.
+fn capturing_cells(own: u128, occupied: u128) -> u128 {
+    let (others, empty) = (occupied & !own, BOARD & !occupied);
+    let mut cells = capture_cells(own, occupied);
+    for dir in Dir::ALL {
+        let (near, far) = anticipations(dir, own, others, empty);
+        cells |= near | far;
+    }
+    cells
+}
+
 /// The cells of a mask, lowest index first.
 fn cells(mask: u128) -> impl Iterator<Item = Cell> {
     CellSet::from_bits(mask).into_iter()
@@ -137,6 +164,24 @@ impl LastTurn {
         }
         let reach = position.turtle_mask(color) | position.eggs;
         (!has_five(reach)).then(|| five_holes(reach, BOARD & !position.occupied()))
+    }
+
+    /// Whether the first mover holds the last turn of the ongoing `position` to a
+    /// draw (the second mover being `second`), told without building the turn: the
+    /// second wins only with a pick that may gain ([`LastTurn::may_gain`]: one
+    /// completing a five, or capturing) among its [`LastTurn::winning_picks`], and
+    /// where at most one cell is both, the first takes it.
+    pub(crate) fn held(position: &Position, second: Color) -> bool {
+        let Some(picks) = LastTurn::winning_picks(position, second) else {
+            return false;
+        };
+        if picks.count_ones() <= 1 {
+            return true;
+        }
+        let own = position.turtle_mask(second);
+        let occupied = position.occupied();
+        let gaining = five_holes(own, BOARD & !occupied) | capturing_cells(own, occupied);
+        (gaining & picks).count_ones() <= 1
     }
 
     /// Makes this the last turn of `position`, which must be ongoing (or in sudden
@@ -225,13 +270,7 @@ impl LastTurn {
     /// `dir`.
     #[inline(always)]
     fn anticipate(&mut self, color: usize, dir: Dir, own: u128, others: u128, empty: u128) {
-        let back = dir.opposite();
-        let (others1, empty1) = (back.shift(others), back.shift(empty));
-        let closer = back.shift(back.shift(back.shift(own)));
-        // y one step along, the next a stone not ours.
-        let near = empty & empty1 & back.shift(others1) & closer;
-        // y two steps along, the first a stone not ours.
-        let far = empty & others1 & back.shift(empty1) & closer;
+        let (near, far) = anticipations(dir, own, others, empty);
         for (xs, steps) in [(near, 1), (far, 2)] {
             for x in cells(xs) {
                 let y = if steps == 1 {
@@ -649,6 +688,33 @@ mod tests {
     }
 
     #[test]
+    fn a_second_mover_with_two_fives_to_complete_is_not_held() {
+        let mask = |names: &[&str]| {
+            names
+                .iter()
+                .filter_map(|n| Cell::parse(n))
+                .fold(0u128, |m, c| m | c.bit())
+        };
+        let white = mask(&["h7", "i9"]);
+        let two = Position {
+            black: mask(&["a1", "b1", "c1", "d1", "a3", "b3", "c3", "d3"]),
+            white,
+            ..Position::new()
+        };
+        let one = Position {
+            black: mask(&["a1", "b1", "c1", "d1", "a3", "b3"]),
+            white,
+            ..Position::new()
+        };
+        // Black answers whichever of e1 and e3 white leaves: white-first is lost.
+        assert!(!LastTurn::held(&two, Color::Black));
+        assert_eq!(LastTurn::new(&two).serial(Color::White), 1);
+        // With e1 alone white takes it.
+        assert!(LastTurn::held(&one, Color::Black));
+        assert_eq!(LastTurn::new(&one).serial(Color::White), 0);
+    }
+
+    #[test]
     fn double_oracle_finds_the_full_matrix_games_value() {
         let mut mixed = 0;
         for p in positions() {
@@ -673,7 +739,7 @@ mod tests {
 
     #[test]
     fn serialized_values_are_the_max_min_of_the_matrix() {
-        let mut seen = [0; 3];
+        let (mut seen, mut held) = ([0; 3], 0);
         for p in positions() {
             let mut turn = LastTurn::new(&p);
             let cells: Vec<Cell> = p.empty_cells().iter().collect();
@@ -688,10 +754,23 @@ mod tests {
                 .fold(2.0, f64::min);
             assert_eq!(f64::from(turn.serial(Color::Black)), black_first);
             assert_eq!(f64::from(turn.serial(Color::White)), white_first);
+            // Told without the turn: the first mover holds the draw.
+            if LastTurn::held(&p, Color::White) {
+                assert_eq!(black_first, 0.0, "{}", p.to_notation());
+                held += 1;
+            }
+            if LastTurn::held(&p, Color::Black) {
+                assert_eq!(white_first, 0.0, "{}", p.to_notation());
+                held += 1;
+            }
             seen[(black_first + 1.0) as usize] += 1;
             seen[(white_first + 1.0) as usize] += 1;
         }
-        // Both a lost serialized last turn and a held one occur.
-        assert!(seen[0] > 0 && seen[1] > 0 && seen[2] > 0, "{seen:?}");
+        // Both a lost serialized last turn and a held one occur, and some are told
+        // held without the turn.
+        assert!(
+            seen[0] > 0 && seen[1] > 0 && seen[2] > 0 && held > 0,
+            "{seen:?} {held}"
+        );
     }
 }
