@@ -508,9 +508,20 @@ impl LastTurn {
         // answers.
         let blocks = self.holes[other] & self.empty;
         let denials = self.captures[other] & self.possible[other] & self.empty & !blocks;
-        let every_pick_refuted = cells(blocks)
-            .chain(cells(denials))
-            .chain(cells(self.empty & !blocks & !denials))
+        // A pick that neither captures nor completes a five leaves the first mover's
+        // count as it is (and can only lose turtles), so any five-completing answer
+        // other than it wins: with two or more such answers, every such pick is
+        // refuted at once.
+        let me = first.index();
+        let plain = self.empty & !(self.captures[me] | self.anticipating[me] | self.holes[me]);
+        let refuted_at_once = match blocks.count_ones() {
+            0 => 0,
+            1 => plain & !blocks,
+            _ => plain,
+        };
+        let every_pick_refuted = cells(blocks & !refuted_at_once)
+            .chain(cells(denials & !refuted_at_once))
+            .chain(cells(self.empty & !blocks & !denials & !refuted_at_once))
             .all(|pick| self.refuted(pick, first.opponent()));
         if every_pick_refuted { lost } else { 0 }
     }
