@@ -748,7 +748,8 @@ impl Exact {
                 }
             }
         };
-        // The first mover never wins: with the second unable to, it is a draw.
+        // The first mover never wins: where it can keep the second from winning
+        // (told without building the turn), it is a draw.
         let v = if LastTurn::held(position, first.opponent()) {
             0
         } else {
